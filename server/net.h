@@ -1,0 +1,78 @@
+/*
+ * net — HTTP and WebSocket on the server's libuv loop (libwebsockets with a foreign uv loop).
+ *
+ * One port serves: the static files of the web root, GET /healthz, GET /metrics (Prometheus text
+ * from the metrics module) and the WebSocket endpoint /ws. The rest of the server sees WebSocket
+ * connections only through this header: it is told when a connection opens, sends a text
+ * message and closes, and it queues text to send. net never parses a message.
+ *
+ * Promises: every callback runs on the loop thread; a message handed to on_message is one whole
+ * text frame (fragments joined) of at most NET_MAX_MESSAGE bytes, NUL-terminated; a larger or
+ * binary message is refused by net itself (an error frame is sent and on_message is not called).
+ * net_send never blocks: each connection's outgoing queue is bounded (NET_MAX_QUEUED_BYTES) and a
+ * connection whose queue would overflow (a slow reader) is closed, never the server.
+ */
+#ifndef NET_H
+#define NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#define NET_MAX_MESSAGE (16 * 1024)
+#define NET_MAX_QUEUED_BYTES (256 * 1024)
+
+typedef struct net_server net_server;
+typedef struct net_conn net_conn;
+
+typedef struct net_handlers {
+    void *ctx;
+    /* A WebSocket connection has opened. */
+    void (*on_open)(void *ctx, net_conn *conn);
+    /* One text message (NUL-terminated, len bytes). */
+    void (*on_message)(void *ctx, net_conn *conn, const char *text, size_t len);
+    /* The connection is gone; conn is invalid after this returns. */
+    void (*on_close)(void *ctx, net_conn *conn);
+    /* Appends extra Prometheus lines to /metrics (may be NULL). */
+    void (*write_metrics)(void *ctx, char *buf, size_t cap, size_t *len);
+} net_handlers;
+
+typedef struct net_config {
+    const char *bind_address; /* NULL or "" for every interface */
+    int port;                 /* 0 picks a free port; see net_port() */
+    const char *web_root;     /* directory of static files */
+} net_config;
+
+/* Starts serving on loop. Returns NULL (and logs why) if the port cannot be opened. */
+net_server *net_start(uv_loop_t *loop, const net_config *config, const net_handlers *handlers);
+
+/* The port actually listened on. */
+int net_port(const net_server *server);
+
+/* Queues one text message; false if the connection is closing or was dropped for a full queue. */
+bool net_send(net_conn *conn, const char *text, size_t len);
+
+/* Closes one connection (its on_close follows). */
+void net_close(net_conn *conn, const char *reason);
+
+/* Per-connection user pointer. */
+void net_conn_set_data(net_conn *conn, void *data);
+void *net_conn_data(const net_conn *conn);
+
+/* Peer address as text, for logs and rate limits. */
+const char *net_conn_peer(const net_conn *conn);
+
+/* Number of open WebSocket connections. */
+size_t net_connection_count(const net_server *server);
+
+/*
+ * Shutdown in two steps, on a foreign loop as libwebsockets 4.1 requires: net_stop() stops
+ * accepting and starts closing every connection; after uv_run() has returned, net_destroy()
+ * finishes the teardown (the caller then runs the loop once more before uv_loop_close()).
+ */
+void net_stop(net_server *server);
+void net_destroy(net_server *server);
+
+#endif
