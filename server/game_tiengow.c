@@ -1,0 +1,221 @@
+/*
+ * game_tiengow — Tien Gow behind the game interface: the engine (engine/tg_*) for the rules and
+ * protocol/tg_json for the wire format. Views are built from tg_view_of, never from the state,
+ * so a seat's JSON cannot hold another seat's tiles.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "tg_bot.h"
+#include "tg_json.h"
+#include "tg_view.h"
+
+struct game_hand {
+    tg_state state;
+    int64_t stake;
+    tg_action last;
+    bool has_last;
+};
+
+static json_t *tiengow_options_parse(const json_t *options, char *msg, size_t msg_size)
+{
+    tg_options parsed;
+    int64_t stake;
+    if (tgj_parse_options(options, &parsed, &stake, msg, msg_size) != TGJ_OK)
+        return NULL;
+    return tgj_options_to_json(&parsed, stake);
+}
+
+static game_hand *tiengow_hand_new(const json_t *options, uint64_t seed, int banker, uint32_t multiplier)
+{
+    tg_options parsed;
+    int64_t stake;
+    char msg[TGJ_MESSAGE_SIZE];
+    if (tgj_parse_options(options, &parsed, &stake, msg, sizeof msg) != TGJ_OK)
+        return NULL; /* options come from options_parse, so this does not happen */
+    game_hand *hand = calloc(1, sizeof *hand);
+    if (hand == NULL)
+        return NULL;
+    uint8_t deal[TG_SEATS][TG_HAND_TILES];
+    tg_deal(seed, deal);
+    const uint8_t(*dealt)[TG_HAND_TILES] = (const uint8_t(*)[TG_HAND_TILES])deal; /* C11: add const explicitly */
+    if (tg_start(&hand->state, &parsed, banker, multiplier, dealt) != TG_OK) {
+        free(hand);
+        return NULL;
+    }
+    hand->stake = stake;
+    return hand;
+}
+
+static void tiengow_hand_free(game_hand *hand) { free(hand); }
+
+static int tiengow_to_act(const game_hand *hand) { return tg_is_over(&hand->state) ? -1 : hand->state.to_act; }
+
+/* A client's action is {"play":[tiles]} or {"discard":[tiles]}; the seat is the connection's. */
+static const char *parse_client_action(const json_t *action, int seat, tgj_action *out, char *msg, size_t msg_size)
+{
+    if (!json_is_object(action)) {
+        snprintf(msg, msg_size, "An action is an object {\"play\":[tiles]} or {\"discard\":[tiles]}.");
+        return "bad_request";
+    }
+    if (json_object_get(action, "seat") != NULL) {
+        snprintf(msg, msg_size, "An action names no seat: it is the seat of the connection.");
+        return "bad_request";
+    }
+    json_t *with_seat = json_copy((json_t *)action);
+    if (with_seat == NULL || json_object_set_new(with_seat, "seat", json_integer(seat)) != 0) {
+        json_decref(with_seat);
+        snprintf(msg, msg_size, "Out of memory.");
+        return "internal";
+    }
+    tgj_error e = tgj_parse_action(with_seat, "action", out, msg, msg_size);
+    json_decref(with_seat);
+    return e == TGJ_OK ? NULL : tgj_error_name(e);
+}
+
+static const char *tiengow_act(game_hand *hand, int seat, const json_t *action, char *msg, size_t msg_size)
+{
+    tgj_action parsed;
+    const char *error = parse_client_action(action, seat, &parsed, msg, msg_size);
+    if (error != NULL)
+        return error;
+    tg_action engine;
+    tg_status status = tgj_action_to_engine(&parsed, &engine) ? tg_apply_action(&hand->state, &engine)
+                                                              : TG_ERR_WRONG_COUNT;
+    if (status != TG_OK) {
+        snprintf(msg, msg_size, "%s", tg_status_message(status));
+        return tg_status_name(status);
+    }
+    hand->last = engine;
+    hand->has_last = true;
+    return NULL;
+}
+
+static json_t *tiengow_bot_action(const game_hand *hand, int seat)
+{
+    tg_view view;
+    tg_action action;
+    tg_view_of(&hand->state, seat, &view);
+    if (!tg_bot_choose(&view, &action))
+        return NULL;
+    return json_pack("{s:o}", action.kind == TG_PLAY ? "play" : "discard", tgj_tiles_to_json(action.tiles, action.n));
+}
+
+static json_t *open_trick_json(const tg_trick *t)
+{
+    json_t *plays = json_array();
+    for (int i = 0; i < t->count; i++)
+        json_array_append_new(plays, tgj_action_to_json(&t->actions[i]));
+    return json_pack("{s:i, s:i, s:b, s:i, s:o}", "leader", t->leader, "tiles", t->n, "final", t->final, "best_seat",
+                     t->winner, "plays", plays);
+}
+
+static json_t *legal_json(const tg_view *v)
+{
+    tg_action legal[TG_MAX_ACTIONS];
+    int count = tg_view_legal_actions(v, legal, TG_MAX_ACTIONS);
+    if (count == 0)
+        return json_null();
+    const tg_trick *open = tg_view_open_trick(v);
+    json_t *plays = json_array();
+    for (int i = 0; i < count; i++)
+        if (legal[i].kind == TG_PLAY)
+            json_array_append_new(plays, tgj_tiles_to_json(legal[i].tiles, legal[i].n));
+    bool barred = open != NULL && open->final && tg_barred_from_final(v->stacks[v->seat], open->n);
+    return json_pack("{s:o, s:o, s:b}", "plays", plays, "discard", open ? json_integer(open->n) : json_null(),
+                     "barred", barred);
+}
+
+static json_t *result_of(const tg_state *st, const tg_bonus *bonuses, int n_bonuses, int64_t stake)
+{
+    const tg_result *r = &st->result;
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:I}", "winner", r->winner, "stacks",
+                     tgj_stacks_to_json(r->stacks), "endings", tgj_endings_to_json(r->endings), "bonuses",
+                     tgj_bonuses_to_json(bonuses, n_bonuses, stake), "payments",
+                     tgj_payments_to_json(&r->settlement, stake), "net", tgj_net_to_json(r->net, stake),
+                     "next_banker", r->next_banker, "next_multiplier", (json_int_t)r->next_multiplier);
+}
+
+static json_t *tiengow_view(const game_hand *hand, int seat)
+{
+    tg_view v;
+    tg_view_of(&hand->state, seat, &v);
+    const tg_trick *open = tg_view_open_trick(&v);
+    int completed = open != NULL ? v.n_tricks - 1 : v.n_tricks;
+    bool over = v.phase == TG_PHASE_OVER;
+    uint8_t held[TG_HAND_TILES];
+    int n_held = 0;
+    for (int k = 0; k < TG_KINDS; k++)
+        for (int c = 0; c < v.hand[k]; c++)
+            held[n_held++] = (uint8_t)k;
+
+    json_t *view = json_pack("{s:s, s:i, s:i, s:I, s:o, s:b}", "game", "tiengow", "seat", v.seat, "banker", v.banker,
+                             "multiplier", (json_int_t)v.multiplier, "to_act",
+                             over ? json_null() : json_integer(v.to_act), "over", over);
+    if (view == NULL)
+        return NULL;
+    json_object_set_new(view, "held", json_pack("[i,i,i,i]", v.held[0], v.held[1], v.held[2], v.held[3]));
+    json_object_set_new(view, "stacks", tgj_stacks_to_json(v.stacks));
+    json_object_set_new(view, "hand", v.seat == TG_SPECTATOR ? json_null() : tgj_tiles_to_json(held, n_held));
+    json_object_set_new(view, "tricks", tgj_tricks_to_json(v.tricks, completed));
+    json_object_set_new(view, "trick", open ? open_trick_json(open) : json_null());
+    json_object_set_new(view, "bonuses", tgj_bonuses_to_json(v.bonuses, v.n_bonuses, hand->stake));
+    json_object_set_new(view, "natural",
+                        v.natural_seat >= 0 ? json_pack("{s:i, s:o}", "seat", v.natural_seat, "tiles",
+                                                        tgj_tiles_to_json(v.natural_tiles, TG_HAND_TILES))
+                                            : json_null());
+    json_object_set_new(view, "legal", legal_json(&v));
+    json_object_set_new(view, "result", over ? result_of(&hand->state, v.bonuses, v.n_bonuses, hand->stake)
+                                             : json_null());
+    return view;
+}
+
+static json_t *tiengow_last_event(const game_hand *hand)
+{
+    return hand->has_last ? tgj_action_to_json(&hand->last) : json_null();
+}
+
+static bool tiengow_is_over(const game_hand *hand) { return tg_is_over(&hand->state); }
+
+static void tiengow_result(const game_hand *hand, game_result *out)
+{
+    const tg_result *r = &hand->state.result;
+    out->winner = r->winner;
+    for (int s = 0; s < GAME_SEATS; s++)
+        out->net[s] = r->net[s] * hand->stake;
+    out->next_banker = r->next_banker;
+    out->next_multiplier = r->next_multiplier;
+}
+
+static json_t *tiengow_result_json(const game_hand *hand)
+{
+    const tg_state *st = &hand->state;
+    return result_of(st, st->bonuses, st->n_bonuses, hand->stake);
+}
+
+const game_ops game_tiengow = {
+    .name = "tiengow",
+    .options_parse = tiengow_options_parse,
+    .first_banker = tg_first_banker,
+    .hand_new = tiengow_hand_new,
+    .hand_free = tiengow_hand_free,
+    .to_act = tiengow_to_act,
+    .act = tiengow_act,
+    .bot_action = tiengow_bot_action,
+    .view = tiengow_view,
+    .last_event = tiengow_last_event,
+    .is_over = tiengow_is_over,
+    .result = tiengow_result,
+    .result_json = tiengow_result_json,
+};
+
+const game_ops *game_find(const char *name)
+{
+    static const game_ops *const GAMES[] = {&game_tiengow};
+    for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++)
+        if (name != NULL && strcmp(GAMES[i]->name, name) == 0)
+            return GAMES[i];
+    return NULL;
+}
