@@ -149,7 +149,7 @@ tgj_error tgj_parse_hands(const json_t *value, uint8_t deal[TG_SEATS][TG_HAND_TI
                         json_array_size(hand));
         for (int i = 0; i < TG_HAND_TILES; i++) {
             char where[WHERE_SIZE];
-            int kind;
+            int kind = 0;
             snprintf(where, sizeof where, "hands[%d][%d]", s, i);
             tgj_error e = tgj_parse_tile(json_array_get(hand, (size_t)i), where, &kind, msg, msg_size);
             if (e != TGJ_OK)
@@ -334,7 +334,7 @@ static tgj_error parse_action_tiles(const json_t *list, const char *where, tgj_a
     out->count = json_array_size(list);
     for (size_t i = 0; i < out->count; i++) {
         char at[WHERE_SIZE];
-        int kind;
+        int kind = 0;
         path_index(at, where, i);
         tgj_error e = tgj_parse_tile(json_array_get(list, i), at, &kind, msg, msg_size);
         if (e != TGJ_OK)
