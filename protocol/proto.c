@@ -1,0 +1,260 @@
+/*
+ * proto — client message schemas as a table: each type lists its keys, their JSON types and
+ * whether they are required. A key not in the row is refused, so a client cannot smuggle fields.
+ */
+#include "proto.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef enum { F_NAME, F_TOKEN, F_VERSION, F_CODE, F_SEAT, F_GAME, F_OPTIONS, F_PUBLIC, F_TURN, F_ACTION, F_TEXT } field;
+
+typedef struct key_rule {
+    const char *key;
+    field field;
+    bool required;
+} key_rule;
+
+#define MAX_KEYS 5
+
+static const struct {
+    const char *name;
+    key_rule keys[MAX_KEYS];
+} SCHEMAS[PROTO_TYPES] = {
+    [PROTO_HELLO] = {"hello", {{"v", F_VERSION, true}, {"name", F_NAME, true}, {"token", F_TOKEN, false}}},
+    [PROTO_LIST_TABLES] = {"list_tables", {{NULL, 0, false}}},
+    [PROTO_CREATE_TABLE] = {"create_table",
+                            {{"game", F_GAME, true},
+                             {"options", F_OPTIONS, false},
+                             {"public", F_PUBLIC, false},
+                             {"turn_seconds", F_TURN, false}}},
+    [PROTO_JOIN_TABLE] = {"join_table", {{"code", F_CODE, true}}},
+    [PROTO_LEAVE_TABLE] = {"leave_table", {{"code", F_CODE, true}}},
+    [PROTO_TAKE_SEAT] = {"take_seat", {{"code", F_CODE, true}, {"seat", F_SEAT, true}}},
+    [PROTO_LEAVE_SEAT] = {"leave_seat", {{"code", F_CODE, true}}},
+    [PROTO_ADD_BOT] = {"add_bot", {{"code", F_CODE, true}, {"seat", F_SEAT, true}}},
+    [PROTO_REMOVE_BOT] = {"remove_bot", {{"code", F_CODE, true}, {"seat", F_SEAT, true}}},
+    [PROTO_START] = {"start", {{"code", F_CODE, true}}},
+    [PROTO_READY] = {"ready", {{"code", F_CODE, true}}},
+    [PROTO_ACT] = {"act", {{"code", F_CODE, true}, {"action", F_ACTION, true}}},
+    [PROTO_CHAT] = {"chat", {{"code", F_CODE, true}, {"text", F_TEXT, true}}},
+    [PROTO_PING] = {"ping", {{NULL, 0, false}}},
+};
+
+static const char *const STATUS_NAMES[] = {"ok", "bad_json", "bad_request", "unknown_type", "unsupported_version"};
+
+const char *proto_status_name(proto_status status)
+{
+    return (unsigned)status < sizeof STATUS_NAMES / sizeof STATUS_NAMES[0] ? STATUS_NAMES[status] : "bad_request";
+}
+
+const char *proto_type_name(proto_type type) { return (unsigned)type < PROTO_TYPES ? SCHEMAS[type].name : "?"; }
+
+__attribute__((format(printf, 4, 5))) static proto_status fail(proto_status status, char *msg, size_t size,
+                                                              const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(msg, size, format, args);
+    va_end(args);
+    return status;
+}
+
+bool proto_parse_code(const char *text, char out[PROTO_CODE_LEN + 1])
+{
+    if (text == NULL || strlen(text) != PROTO_CODE_LEN)
+        return false;
+    for (int i = 0; i < PROTO_CODE_LEN; i++) {
+        char c = (char)toupper((unsigned char)text[i]);
+        if (c == '\0' || strchr(PROTO_CODE_ALPHABET, c) == NULL)
+            return false;
+        out[i] = c;
+    }
+    out[PROTO_CODE_LEN] = '\0';
+    return true;
+}
+
+/* Counts UTF-8 characters (jansson has already checked the encoding) and refuses control characters. */
+static bool plain_text(const char *s, size_t *chars)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+        if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            return false; /* C1 controls */
+        if ((*p & 0xc0) != 0x80)
+            n++;
+    }
+    *chars = n;
+    return true;
+}
+
+static proto_status read_name(const json_t *value, proto_msg *out, char *msg, size_t size)
+{
+    const char *s = json_string_value(value);
+    while (*s == ' ')
+        s++;
+    size_t len = strlen(s);
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    if (len >= sizeof out->name)
+        return fail(PROTO_BAD_REQUEST, msg, size, "name is longer than %d characters.", PROTO_NAME_MAX);
+    memcpy(out->name, s, len);
+    out->name[len] = '\0';
+    size_t chars;
+    if (!plain_text(out->name, &chars))
+        return fail(PROTO_BAD_REQUEST, msg, size, "name may not hold control characters.");
+    if (chars < 1 || chars > PROTO_NAME_MAX)
+        return fail(PROTO_BAD_REQUEST, msg, size, "name must be 1 to %d characters.", PROTO_NAME_MAX);
+    return PROTO_OK;
+}
+
+static proto_status read_field(field f, const char *key, const json_t *value, proto_msg *out, char *msg,
+                               size_t size)
+{
+    switch (f) {
+    case F_VERSION:
+        if (!json_is_integer(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "v must be an integer.");
+        if (json_integer_value(value) != PROTO_VERSION)
+            return fail(PROTO_UNSUPPORTED_VERSION, msg, size, "This server speaks protocol version %d.",
+                        PROTO_VERSION);
+        return PROTO_OK;
+    case F_NAME:
+        if (!json_is_string(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "name must be a string.");
+        return read_name(value, out, msg, size);
+    case F_TOKEN: {
+        const char *s = json_string_value(value);
+        if (s == NULL || strlen(s) != PROTO_TOKEN_LEN || strspn(s, "0123456789abcdef") != PROTO_TOKEN_LEN)
+            return fail(PROTO_BAD_REQUEST, msg, size, "token must be the %d hex characters given in welcome.",
+                        PROTO_TOKEN_LEN);
+        memcpy(out->token, s, PROTO_TOKEN_LEN + 1);
+        return PROTO_OK;
+    }
+    case F_CODE:
+        if (!json_is_string(value) || !proto_parse_code(json_string_value(value), out->code))
+            return fail(PROTO_BAD_REQUEST, msg, size, "code must be a %d-character table code.", PROTO_CODE_LEN);
+        return PROTO_OK;
+    case F_SEAT:
+        if (!json_is_integer(value) || json_integer_value(value) < 0 || json_integer_value(value) > 3)
+            return fail(PROTO_BAD_REQUEST, msg, size, "seat must be an integer from 0 to 3.");
+        out->seat = (int)json_integer_value(value);
+        return PROTO_OK;
+    case F_GAME:
+        if (!json_is_string(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "game must be a string.");
+        out->game = json_string_value(value);
+        return PROTO_OK;
+    case F_OPTIONS:
+        if (!json_is_object(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "options must be an object.");
+        out->options = (json_t *)value;
+        return PROTO_OK;
+    case F_PUBLIC:
+        if (!json_is_boolean(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "public must be true or false.");
+        out->is_public = json_is_true(value);
+        return PROTO_OK;
+    case F_TURN:
+        if (!json_is_integer(value) || json_integer_value(value) < PROTO_TURN_SECONDS_MIN ||
+            json_integer_value(value) > PROTO_TURN_SECONDS_MAX)
+            return fail(PROTO_BAD_REQUEST, msg, size, "turn_seconds must be an integer from %d to %d.",
+                        PROTO_TURN_SECONDS_MIN, PROTO_TURN_SECONDS_MAX);
+        out->turn_seconds = (int)json_integer_value(value);
+        return PROTO_OK;
+    case F_ACTION:
+        if (!json_is_object(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "action must be an object.");
+        out->action = (json_t *)value;
+        return PROTO_OK;
+    case F_TEXT: {
+        size_t chars;
+        if (!json_is_string(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "text must be a string.");
+        if (!plain_text(json_string_value(value), &chars) || chars < 1 || chars > PROTO_CHAT_MAX)
+            return fail(PROTO_BAD_REQUEST, msg, size, "text must be 1 to %d characters without control characters.",
+                        PROTO_CHAT_MAX);
+        out->text = json_string_value(value);
+        return PROTO_OK;
+    }
+    }
+    return fail(PROTO_BAD_REQUEST, msg, size, "%s is not understood.", key);
+}
+
+static proto_status read_id(const json_t *id, proto_msg *out, char *msg, size_t size)
+{
+    if (id == NULL)
+        return PROTO_OK;
+    if (json_is_integer(id) || (json_is_string(id) && json_string_length(id) <= PROTO_ID_MAX)) {
+        out->id = (json_t *)id;
+        return PROTO_OK;
+    }
+    return fail(PROTO_BAD_REQUEST, msg, size, "id must be an integer or a string of at most %d bytes.", PROTO_ID_MAX);
+}
+
+static proto_status decode_object(proto_msg *out, char *msg, size_t size)
+{
+    proto_status st = read_id(json_object_get(out->root, "id"), out, msg, size);
+    if (st != PROTO_OK)
+        return st;
+    const char *type = json_string_value(json_object_get(out->root, "type"));
+    if (type == NULL)
+        return fail(PROTO_BAD_REQUEST, msg, size, "A message needs a \"type\" string.");
+    int t = 0;
+    while (t < PROTO_TYPES && strcmp(SCHEMAS[t].name, type) != 0)
+        t++;
+    if (t == PROTO_TYPES)
+        return fail(PROTO_UNKNOWN_TYPE, msg, size, "Unknown message type \"%.40s\".", type);
+    out->type = (proto_type)t;
+
+    const char *key;
+    json_t *value;
+    json_object_foreach (out->root, key, value) {
+        if (strcmp(key, "type") == 0 || strcmp(key, "id") == 0)
+            continue;
+        const key_rule *rule = NULL;
+        for (int k = 0; k < MAX_KEYS && SCHEMAS[t].keys[k].key != NULL; k++)
+            if (strcmp(SCHEMAS[t].keys[k].key, key) == 0)
+                rule = &SCHEMAS[t].keys[k];
+        if (rule == NULL)
+            return fail(PROTO_BAD_REQUEST, msg, size, "%s does not take \"%.40s\".", type, key);
+        st = read_field(rule->field, key, value, out, msg, size);
+        if (st != PROTO_OK)
+            return st;
+    }
+    for (int k = 0; k < MAX_KEYS && SCHEMAS[t].keys[k].key != NULL; k++)
+        if (SCHEMAS[t].keys[k].required && json_object_get(out->root, SCHEMAS[t].keys[k].key) == NULL)
+            return fail(PROTO_BAD_REQUEST, msg, size, "%s needs \"%s\".", type, SCHEMAS[t].keys[k].key);
+    return PROTO_OK;
+}
+
+proto_status proto_decode(const char *text, size_t len, proto_msg *out, char *msg, size_t size)
+{
+    memset(out, 0, sizeof *out);
+    json_error_t error;
+    out->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
+    if (out->root == NULL)
+        return fail(PROTO_BAD_JSON, msg, size, "Not JSON: %s.", error.text);
+    if (!json_is_object(out->root))
+        return fail(PROTO_BAD_JSON, msg, size, "A message is one JSON object.");
+    return decode_object(out, msg, size);
+}
+
+void proto_msg_free(proto_msg *m)
+{
+    json_decref(m->root);
+    m->root = NULL;
+    m->id = NULL;
+}
+
+json_t *proto_error(const json_t *id, const char *code, const char *message)
+{
+    json_t *e = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", message);
+    if (e != NULL && id != NULL)
+        json_object_set(e, "id", (json_t *)id);
+    return e;
+}

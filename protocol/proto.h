@@ -1,0 +1,92 @@
+/*
+ * proto — the table protocol's client messages (PROTOCOL.md): decoding and validation in one place.
+ *
+ * proto_decode takes the raw text of one WebSocket frame and either fills a proto_msg whose
+ * fields are all checked (types, ranges, lengths, allowed keys) or returns why not, with a
+ * sentence for a person. Nothing else in the server reads client JSON, except a game reading its
+ * own `options` and `action` objects. Pure: no I/O, no globals, safe on any input (fuzzed).
+ */
+#ifndef PROTO_H
+#define PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define PROTO_VERSION 1
+#define PROTO_NAME_MAX 24        /* characters of a player name */
+#define PROTO_CHAT_MAX 300       /* characters of a chat line */
+#define PROTO_ID_MAX 64          /* bytes of a string id */
+#define PROTO_TOKEN_LEN 64       /* hex characters of a resume token */
+#define PROTO_CODE_LEN 6         /* characters of a table code */
+#define PROTO_TURN_SECONDS_MIN 5
+#define PROTO_TURN_SECONDS_MAX 300
+#define PROTO_MESSAGE_SIZE 256
+
+/* Table codes use letters and digits that cannot be mistaken for one another (no I, L, O, 0, 1). */
+#define PROTO_CODE_ALPHABET "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+typedef enum {
+    PROTO_HELLO = 0,
+    PROTO_LIST_TABLES,
+    PROTO_CREATE_TABLE,
+    PROTO_JOIN_TABLE,
+    PROTO_LEAVE_TABLE,
+    PROTO_TAKE_SEAT,
+    PROTO_LEAVE_SEAT,
+    PROTO_ADD_BOT,
+    PROTO_REMOVE_BOT,
+    PROTO_START,
+    PROTO_READY,
+    PROTO_ACT,
+    PROTO_CHAT,
+    PROTO_PING,
+    PROTO_TYPES
+} proto_type;
+
+typedef enum {
+    PROTO_OK = 0,
+    PROTO_BAD_JSON,
+    PROTO_BAD_REQUEST,
+    PROTO_UNKNOWN_TYPE,
+    PROTO_UNSUPPORTED_VERSION,
+} proto_status;
+
+typedef struct proto_msg {
+    proto_type type;
+    json_t *root;        /* the whole message, owned; release with proto_msg_free */
+    json_t *id;          /* borrowed from root, or NULL */
+    /* fields, set for the types that have them */
+    char name[PROTO_NAME_MAX * 4 + 1]; /* UTF-8, trimmed */
+    char token[PROTO_TOKEN_LEN + 1];   /* "" if none */
+    char code[PROTO_CODE_LEN + 1];     /* upper case */
+    int seat;                          /* 0..3 */
+    int turn_seconds;                  /* 0 when not given */
+    bool is_public;
+    const char *game;                  /* borrowed */
+    json_t *options;                   /* borrowed, NULL when not given */
+    json_t *action;                    /* borrowed */
+    const char *text;                  /* borrowed, chat */
+} proto_msg;
+
+/* The stable error code of a status: "ok", "bad_json", "bad_request", "unknown_type", "unsupported_version". */
+const char *proto_status_name(proto_status status);
+
+/* The wire name of a message type ("hello", …). */
+const char *proto_type_name(proto_type type);
+
+/* Decodes one frame. On PROTO_OK the caller owns out->root (proto_msg_free); otherwise nothing is
+ * held and msg says what is wrong. out->id is set whenever the frame was an object with a valid id,
+ * even if it is refused, so the error can echo it (then out->root is kept: free it all the same). */
+proto_status proto_decode(const char *text, size_t len, proto_msg *out, char *msg, size_t msg_size);
+
+void proto_msg_free(proto_msg *msg);
+
+/* {"type":"error","id":…,"code":…,"message":…} (id left out when NULL). */
+json_t *proto_error(const json_t *id, const char *code, const char *message);
+
+/* True if text is a table code (any case); writes it upper-cased into out. */
+bool proto_parse_code(const char *text, char out[PROTO_CODE_LEN + 1]);
+
+#endif
