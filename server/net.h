@@ -11,6 +11,13 @@
  * binary message is refused by net itself (an error frame is sent and on_message is not called).
  * net_send never blocks: each connection's outgoing queue is bounded (NET_MAX_QUEUED_BYTES) and a
  * connection whose queue would overflow (a slow reader) is closed, never the server.
+ *
+ * Policies: a refused message (too_large, binary_not_supported) leaves the connection open — its
+ * bytes are discarded as they arrive, so it costs no memory, and rate limits belong to the
+ * protocol layer. WebSockets live only on /ws. A connection silent for ping_seconds gets a ping
+ * and is dropped when nothing at all (pong or message) has come back within twice that.
+ * net_close() flushes what is already queued, then sends a close frame (1000, reason); a peer
+ * that does not let the queue drain is cut off after a few seconds.
  */
 #ifndef NET_H
 #define NET_H
@@ -35,7 +42,8 @@ typedef struct net_handlers {
     void (*on_message)(void *ctx, net_conn *conn, const char *text, size_t len);
     /* The connection is gone; conn is invalid after this returns. */
     void (*on_close)(void *ctx, net_conn *conn);
-    /* Appends extra Prometheus lines to /metrics (may be NULL). */
+    /* Appends extra Prometheus lines to /metrics (may be NULL): buf holds *len bytes already;
+     * write at buf + *len, never past cap, and advance *len (metrics_appendf does all that). */
     void (*write_metrics)(void *ctx, char *buf, size_t cap, size_t *len);
 } net_handlers;
 
@@ -43,6 +51,7 @@ typedef struct net_config {
     const char *bind_address; /* NULL or "" for every interface */
     int port;                 /* 0 picks a free port; see net_port() */
     const char *web_root;     /* directory of static files */
+    int ping_seconds;         /* keepalive: ping after this much silence; 0 means 30 */
 } net_config;
 
 /* Starts serving on loop. Returns NULL (and logs why) if the port cannot be opened. */
@@ -71,6 +80,11 @@ size_t net_connection_count(const net_server *server);
  * Shutdown in two steps, on a foreign loop as libwebsockets 4.1 requires: net_stop() stops
  * accepting and starts closing every connection; after uv_run() has returned, net_destroy()
  * finishes the teardown (the caller then runs the loop once more before uv_loop_close()).
+ *
+ * In detail: net_stop() refuses new WebSockets, sends every open one a close frame (1001, going
+ * away) and gives the peers up to two seconds to answer before libwebsockets' own teardown cuts
+ * what is left. Every on_close has been called by the time uv_run() returns; no handler is
+ * called after that. net_stop() may be called more than once.
  */
 void net_stop(net_server *server);
 void net_destroy(net_server *server);

@@ -1,0 +1,224 @@
+/*
+ * config — command-line parsing for the teahouse server. The flags are one table (name, kind,
+ * range, help) so --help, the defaults and the validation cannot drift apart.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef TEAHOUSE_VERSION
+#define TEAHOUSE_VERSION "unknown"
+#endif
+
+typedef enum flag_kind {
+    FLAG_INT,
+    FLAG_STRING,
+    FLAG_LOG_LEVEL,
+    FLAG_HELP,
+    FLAG_VERSION,
+} flag_kind;
+
+typedef struct flag_spec {
+    const char *name;    /* without the leading "--" */
+    char short_name;     /* 0 when there is none */
+    flag_kind kind;
+    size_t offset;       /* where the value lives in struct config */
+    long min, max;       /* for FLAG_INT */
+    const char *value;   /* placeholder shown by --help */
+    const char *help;
+} flag_spec;
+
+static const flag_spec flags[] = {
+    {"port", 0, FLAG_INT, offsetof(config, port), 0, 65535, "N",
+     "TCP port for HTTP and WebSocket (0 picks a free one)"},
+    {"bind", 0, FLAG_STRING, offsetof(config, bind_address), 0, 0, "ADDR",
+     "address to listen on (0.0.0.0 = every IPv4 interface, :: = IPv6 too)"},
+    {"web-root", 0, FLAG_STRING, offsetof(config, web_root), 0, 0, "DIR",
+     "directory of the static web client"},
+    {"db", 0, FLAG_STRING, offsetof(config, db_path), 0, 0, "FILE", "SQLite database file"},
+    {"log-level", 0, FLAG_LOG_LEVEL, offsetof(config, log_level), 0, 0, "LEVEL",
+     "error, warn, info or debug"},
+    {"turn-seconds", 0, FLAG_INT, offsetof(config, turn_seconds), 1, 3600, "N",
+     "seconds a seat has to act before a bot plays for it"},
+    {"reconnect-seconds", 0, FLAG_INT, offsetof(config, reconnect_seconds), 0, 86400, "N",
+     "seconds a disconnected player's seat is held"},
+    {"ping-seconds", 0, FLAG_INT, offsetof(config, ping_seconds), 1, 3600, "N",
+     "idle WebSocket is pinged after N s and dropped after ~2N s of silence"},
+    {"help", 'h', FLAG_HELP, 0, 0, 0, NULL, "show this help and exit"},
+    {"version", 'V', FLAG_VERSION, 0, 0, 0, NULL, "show the version and exit"},
+};
+
+enum { FLAG_COUNT = sizeof flags / sizeof flags[0] };
+
+void config_set_defaults(config *config)
+{
+    config->port = 8080;
+    config->bind_address = "0.0.0.0";
+    config->web_root = "web-client";
+    config->db_path = "teahouse.db";
+    config->log_level = LOG_LEVEL_INFO;
+    config->turn_seconds = 30;
+    config->reconnect_seconds = 120;
+    config->ping_seconds = 30;
+}
+
+const char *config_version(void)
+{
+    return "teahouse " TEAHOUSE_VERSION;
+}
+
+/* Finds the flag for "--name", "--name=value" or "-x"; *inline_value points after '='. */
+static const flag_spec *find_flag(const char *arg, const char **inline_value)
+{
+    *inline_value = NULL;
+    if (arg[0] == '-' && arg[1] != '-' && arg[1] != '\0' && arg[2] == '\0') {
+        for (size_t i = 0; i < FLAG_COUNT; i++)
+            if (flags[i].short_name == arg[1])
+                return &flags[i];
+        return NULL;
+    }
+    if (strncmp(arg, "--", 2) != 0)
+        return NULL;
+    const char *name = arg + 2;
+    const char *equals = strchr(name, '=');
+    size_t name_len = equals ? (size_t)(equals - name) : strlen(name);
+    for (size_t i = 0; i < FLAG_COUNT; i++) {
+        if (strlen(flags[i].name) == name_len && strncmp(flags[i].name, name, name_len) == 0) {
+            *inline_value = equals ? equals + 1 : NULL;
+            return &flags[i];
+        }
+    }
+    return NULL;
+}
+
+static bool parse_int(const char *text, long min, long max, int *out)
+{
+    if (text[0] == '\0')
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno != 0 || *end != '\0' || value < min || value > max)
+        return false;
+    *out = (int)value;
+    return true;
+}
+
+/* Stores one flag's value; false (with the reason in error) if the value is bad. */
+static bool apply_value(config *config, const flag_spec *flag, const char *value, char *error,
+                        size_t error_cap)
+{
+    char *field = (char *)config + flag->offset;
+
+    switch (flag->kind) {
+    case FLAG_INT:
+        if (!parse_int(value, flag->min, flag->max, (int *)(void *)field)) {
+            snprintf(error, error_cap, "--%s wants a whole number from %ld to %ld, not '%s'",
+                     flag->name, flag->min, flag->max, value);
+            return false;
+        }
+        return true;
+    case FLAG_STRING:
+        if (value[0] == '\0') {
+            snprintf(error, error_cap, "--%s wants a non-empty value", flag->name);
+            return false;
+        }
+        *(const char **)(void *)field = value;
+        return true;
+    case FLAG_LOG_LEVEL:
+        if (!log_level_from_name(value, (log_level *)(void *)field)) {
+            snprintf(error, error_cap, "--%s wants error, warn, info or debug, not '%s'",
+                     flag->name, value);
+            return false;
+        }
+        return true;
+    case FLAG_HELP:
+    case FLAG_VERSION:
+        break;
+    }
+    return true;
+}
+
+config_status config_parse(config *config, int argc, char *const argv[], char *error,
+                           size_t error_cap)
+{
+    config_set_defaults(config);
+    if (error_cap > 0)
+        error[0] = '\0';
+
+    for (int i = 1; i < argc; i++) {
+        const char *inline_value;
+        const flag_spec *flag = find_flag(argv[i], &inline_value);
+        if (!flag) {
+            snprintf(error, error_cap, "unknown option '%s'", argv[i]);
+            return CONFIG_INVALID;
+        }
+        if (flag->kind == FLAG_HELP || flag->kind == FLAG_VERSION) {
+            if (inline_value) {
+                snprintf(error, error_cap, "--%s takes no value", flag->name);
+                return CONFIG_INVALID;
+            }
+            return flag->kind == FLAG_HELP ? CONFIG_SHOW_HELP : CONFIG_SHOW_VERSION;
+        }
+        const char *value = inline_value;
+        if (!value) {
+            if (i + 1 >= argc) {
+                snprintf(error, error_cap, "--%s needs a value (%s)", flag->name, flag->value);
+                return CONFIG_INVALID;
+            }
+            value = argv[++i];
+        }
+        if (!apply_value(config, flag, value, error, error_cap))
+            return CONFIG_INVALID;
+    }
+    return CONFIG_OK;
+}
+
+/* The default of one flag as text, for --help. */
+static void format_default(const flag_spec *flag, const config *defaults, char *out, size_t cap)
+{
+    const char *field = (const char *)defaults + flag->offset;
+    out[0] = '\0';
+    switch (flag->kind) {
+    case FLAG_INT:
+        snprintf(out, cap, "%d", *(const int *)(const void *)field);
+        break;
+    case FLAG_STRING:
+        snprintf(out, cap, "%s", *(const char *const *)(const void *)field);
+        break;
+    case FLAG_LOG_LEVEL:
+        snprintf(out, cap, "%s", log_level_name(*(const log_level *)(const void *)field));
+        break;
+    case FLAG_HELP:
+    case FLAG_VERSION:
+        break;
+    }
+}
+
+void config_usage(FILE *out, const char *program)
+{
+    config defaults;
+    config_set_defaults(&defaults);
+
+    fprintf(out, "Usage: %s [options]\n\n", program);
+    fprintf(out, "The Teahouse table server: static web client, WebSocket play, /healthz and "
+                 "/metrics on one port.\n\nOptions:\n");
+    for (size_t i = 0; i < FLAG_COUNT; i++) {
+        const flag_spec *flag = &flags[i];
+        char left[64];
+        if (flag->short_name)
+            snprintf(left, sizeof left, "-%c, --%s", flag->short_name, flag->name);
+        else
+            snprintf(left, sizeof left, "    --%s %s", flag->name, flag->value);
+        char fallback[128];
+        format_default(flag, &defaults, fallback, sizeof fallback);
+        if (fallback[0])
+            fprintf(out, "  %-28s %s (default: %s)\n", left, flag->help, fallback);
+        else
+            fprintf(out, "  %-28s %s\n", left, flag->help);
+    }
+}

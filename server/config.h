@@ -1,0 +1,49 @@
+/*
+ * config — the server's command-line flags, their defaults and their validation.
+ *
+ * Promises: config_parse() never prints and never exits; it fills the config (defaults first,
+ * then each flag in order, the last occurrence winning) and returns a status, with a one-line
+ * reason for CONFIG_INVALID. Strings in the config point into argv or at static defaults.
+ * Flags take their value either as the next argument ("--port 8080") or after '='
+ * ("--port=8080").
+ */
+#ifndef CONFIG_H
+#define CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "log.h"
+
+typedef struct config {
+    int port;                 /* --port: 0..65535; 0 lets the kernel pick a free port */
+    const char *bind_address; /* --bind: an IPv4/IPv6 address, a host name or an interface */
+    const char *web_root;     /* --web-root: directory of static files */
+    const char *db_path;      /* --db: SQLite database file */
+    log_level log_level;      /* --log-level: error, warn, info, debug */
+    int turn_seconds;         /* --turn-seconds: time a seat has to act */
+    int reconnect_seconds;    /* --reconnect-seconds: how long a dropped seat is kept */
+    int ping_seconds;         /* --ping-seconds: idle WebSocket gets a ping after this */
+} config;
+
+typedef enum config_status {
+    CONFIG_OK,
+    CONFIG_SHOW_HELP,    /* --help was given: print config_usage() and exit 0 */
+    CONFIG_SHOW_VERSION, /* --version was given: print config_version() and exit 0 */
+    CONFIG_INVALID,      /* a bad flag or value: print the reason and exit 2 */
+} config_status;
+
+/* The defaults, as documented by --help. */
+void config_set_defaults(config *config);
+
+/* Parses argv[1..argc-1]; on CONFIG_INVALID, error holds the reason (NUL-terminated). */
+config_status config_parse(config *config, int argc, char *const argv[], char *error,
+                           size_t error_cap);
+
+/* Writes the --help text. */
+void config_usage(FILE *out, const char *program);
+
+/* "teahouse 0.1.0". */
+const char *config_version(void);
+
+#endif

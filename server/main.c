@@ -1,0 +1,188 @@
+/*
+ * main — the teahouse server process: parse the flags, set up the one uv loop, serve until
+ * SIGINT or SIGTERM, then shut down in the order libwebsockets 4.1 needs on a foreign loop:
+ * net_stop, let uv_run return, net_destroy, run the loop once more, uv_loop_close.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <uv.h>
+
+#include "config.h"
+#include "log.h"
+#include "net.h"
+
+typedef struct app {
+    uv_loop_t loop;
+    uv_signal_t sigint;
+    uv_signal_t sigterm;
+    net_server *net;
+    bool stopping;
+} app;
+
+/* ==== PLACEHOLDER: replaced by the lobby =====================================================
+ * Until the lobby exists every text message gets the same error, so that the network layer
+ * can be run and tested end to end. */
+
+static void placeholder_on_message(void *ctx, net_conn *conn, const char *text, size_t len)
+{
+    static const char reply[] = "{\"type\":\"error\",\"code\":\"not_ready\","
+                                "\"message\":\"the lobby is not open yet\"}";
+    (void)ctx;
+    (void)text;
+    (void)len;
+    net_send(conn, reply, sizeof reply - 1);
+}
+
+static const net_handlers placeholder_handlers = {
+    .ctx = NULL,
+    .on_open = NULL,
+    .on_message = placeholder_on_message,
+    .on_close = NULL,
+    .write_metrics = NULL,
+};
+
+/* ==== END PLACEHOLDER ======================================================================= */
+
+/* Lets one process hold as many sockets as the hard limit allows (DESIGN.md: Scale). */
+static void raise_open_file_limit(void)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+        log_warn("getrlimit(RLIMIT_NOFILE): %s", strerror(errno));
+        return;
+    }
+    if (limit.rlim_cur < limit.rlim_max) {
+        rlim_t before = limit.rlim_cur;
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0)
+            log_warn("cannot raise the open-file limit: %s", strerror(errno));
+        else
+            log_debug("open-file limit raised from %llu to %llu", (unsigned long long)before,
+                      (unsigned long long)limit.rlim_cur);
+    }
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0)
+        log_info("open-file limit: %llu", (unsigned long long)limit.rlim_cur);
+}
+
+/* The first signal starts the shutdown; the handles close so that a second one, with the
+ * default action restored by libuv, ends a shutdown that hangs. */
+static void on_signal(uv_signal_t *handle, int signum)
+{
+    app *a = handle->data;
+    if (a->stopping)
+        return;
+    a->stopping = true;
+    log_info("received %s, shutting down", signum == SIGINT ? "SIGINT" : "SIGTERM");
+    net_stop(a->net);
+    uv_close((uv_handle_t *)&a->sigint, NULL);
+    uv_close((uv_handle_t *)&a->sigterm, NULL);
+}
+
+static bool start_signals(app *a)
+{
+    a->sigint.data = a;
+    a->sigterm.data = a;
+    return uv_signal_init(&a->loop, &a->sigint) == 0 &&
+           uv_signal_start(&a->sigint, on_signal, SIGINT) == 0 &&
+           uv_signal_init(&a->loop, &a->sigterm) == 0 &&
+           uv_signal_start(&a->sigterm, on_signal, SIGTERM) == 0;
+}
+
+/* The host part of the URL we print: a wildcard bind is reachable as localhost. */
+static void format_url(char *out, size_t cap, const char *bind, int port)
+{
+    if (!bind[0] || strcmp(bind, "0.0.0.0") == 0 || strcmp(bind, "::") == 0)
+        snprintf(out, cap, "http://localhost:%d", port);
+    else if (strchr(bind, ':'))
+        snprintf(out, cap, "http://[%s]:%d", bind, port);
+    else
+        snprintf(out, cap, "http://%s:%d", bind, port);
+}
+
+static void log_open_handle(uv_handle_t *handle, void *arg)
+{
+    (void)arg;
+    log_error("handle still open at exit: %s", uv_handle_type_name(uv_handle_get_type(handle)));
+}
+
+/* Runs the loop dry after net_destroy and closes it; nonzero means something leaked. */
+static int close_loop(app *a)
+{
+    uv_run(&a->loop, UV_RUN_DEFAULT);
+    int rc = uv_loop_close(&a->loop);
+    if (rc != 0) {
+        log_error("uv_loop_close: %s", uv_strerror(rc));
+        uv_walk(&a->loop, log_open_handle, NULL);
+    }
+    return rc;
+}
+
+static int serve(const config *cfg)
+{
+    app a;
+    memset(&a, 0, sizeof a);
+    if (uv_loop_init(&a.loop) != 0) {
+        log_error("cannot create the event loop");
+        return 1;
+    }
+
+    const net_config net_cfg = {
+        .bind_address = cfg->bind_address,
+        .port = cfg->port,
+        .web_root = cfg->web_root,
+        .ping_seconds = cfg->ping_seconds,
+    };
+    a.net = net_start(&a.loop, &net_cfg, &placeholder_handlers);
+    if (!a.net) {
+        close_loop(&a);
+        return 1;
+    }
+    if (!start_signals(&a)) {
+        log_error("cannot watch SIGINT and SIGTERM");
+        net_stop(a.net);
+        a.stopping = true;
+    }
+
+    char url[128];
+    format_url(url, sizeof url, cfg->bind_address, net_port(a.net));
+    log_info("listening on %s (web root %s)", url, cfg->web_root);
+
+    uv_run(&a.loop, UV_RUN_DEFAULT);
+    net_destroy(a.net);
+    a.net = NULL;
+    int rc = close_loop(&a);
+    log_info("stopped");
+    return rc == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    config cfg;
+    char error[256];
+
+    switch (config_parse(&cfg, argc, argv, error, sizeof error)) {
+    case CONFIG_SHOW_HELP:
+        config_usage(stdout, "teahouse");
+        return 0;
+    case CONFIG_SHOW_VERSION:
+        printf("%s\n", config_version());
+        return 0;
+    case CONFIG_INVALID:
+        fprintf(stderr, "teahouse: %s\nTry 'teahouse --help' for the list of options.\n", error);
+        return 2;
+    case CONFIG_OK:
+        break;
+    }
+
+    log_set_level(cfg.log_level);
+    log_route_lws();
+    /* A peer that vanishes mid-write must cost us an EPIPE, not the process. */
+    signal(SIGPIPE, SIG_IGN);
+    raise_open_file_limit();
+
+    return serve(&cfg);
+}

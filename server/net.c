@@ -1,0 +1,967 @@
+/*
+ * net — HTTP and WebSocket on the server's libuv loop, built on libwebsockets 4.1 with a
+ * foreign loop. See net.h for the contract; this file is organised as:
+ *
+ *   1. connections: the outgoing queue, closing and dropping, keepalive
+ *   2. incoming WebSocket messages: joining fragments, refusing big or binary ones
+ *   3. HTTP: /healthz and /metrics (static files are an lws mount)
+ *   4. the lws protocol callback that routes every event to the above
+ *   5. timers: loop lag, keepalive sweep, shutdown drain
+ *   6. start, stop, destroy
+ *
+ * Memory per idle connection is what lws needs (its wsi, the uv poll handle, one rx buffer of
+ * NET_RX_CHUNK bytes) plus struct net_conn; incoming and outgoing buffers exist only while a
+ * message is in flight.
+ *
+ * Keepalive is ours, not lws's "validity" timers: lws keeps its timers in one sorted linked
+ * list, so with tens of thousands of sockets each re-arm walks the whole list. One sweep timer
+ * over our own connection list costs a few microseconds per thousand connections instead.
+ */
+#include "net.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <uv.h> /* before libwebsockets.h, so lws builds its libuv glue */
+
+#include <libwebsockets.h>
+
+#include "log.h"
+#include "metrics.h"
+
+#define NET_PROTOCOL_NAME "teahouse"
+#define NET_WS_PATH "/ws"
+#define NET_RX_CHUNK 2048             /* lws rx buffer: messages arrive in pieces this big */
+#define NET_METRICS_CAP (64 * 1024)   /* room for the /metrics text */
+#define NET_FD_RESERVE 64             /* file descriptors kept free for the database and logs */
+#define NET_LAG_INTERVAL_MS 500       /* loop-lag probe period */
+#define NET_DEFAULT_PING_SECONDS 30
+#define NET_DRAIN_MS 2000             /* net_stop waits this long for close handshakes */
+#define NET_CLOSE_GRACE_SECONDS 5     /* net_close: time for the queue and close frame to go */
+
+/* ---- types ------------------------------------------------------------------------------- */
+
+/* One queued outgoing text message, with lws's header room in front of the text. */
+typedef struct net_out_msg {
+    struct net_out_msg *next;
+    size_t len;
+    unsigned char bytes[]; /* LWS_PRE bytes of headroom, then len bytes of text */
+} net_out_msg;
+
+typedef enum net_rx_state {
+    NET_RX_IDLE,       /* between messages */
+    NET_RX_COLLECTING, /* joining the fragments of a text message */
+    NET_RX_DISCARDING, /* the current message was refused; skip to its last fragment */
+} net_rx_state;
+
+struct net_conn {
+    net_server *server;     /* NULL until established and again once closed */
+    struct lws *wsi;
+    net_conn *prev, *next;  /* the server's list of open connections */
+    void *data;             /* the application's pointer */
+
+    net_out_msg *out_head, *out_tail;
+    size_t out_bytes;
+
+    char *rx_buf;           /* the message being joined; NULL between messages */
+    size_t rx_len, rx_cap;
+    net_rx_state rx_state;
+
+    uint64_t last_heard_ms; /* loop time of the last bytes received */
+    bool ping_due;          /* the next WRITEABLE sends a ping */
+    bool ping_sent;         /* a ping is out and nothing was heard since */
+    bool closing;           /* no more sends; close frame once the queue is empty */
+    bool close_sent;        /* the close frame has been handed to lws */
+    bool dropped;           /* being killed without a close handshake */
+    uint16_t close_status;
+    char close_reason[64];
+    char peer[48];
+};
+
+/* lws's per-connection user data, for HTTP and WebSocket connections alike. */
+typedef struct net_session {
+    unsigned char *http_body; /* LWS_PRE + http_body_len bytes waiting for HTTP_WRITEABLE */
+    size_t http_body_len;
+    net_conn conn;            /* used once the connection is a WebSocket */
+} net_session;
+
+struct net_server {
+    uv_loop_t *loop;
+    struct lws_context *context;
+    net_handlers handlers;
+    metrics metrics;
+
+    net_conn *conns;
+    size_t conn_count;
+
+    int port;
+    int fd_limit;
+    uint64_t ping_ms, hangup_ms;
+    bool stopping;
+    bool teardown_started;    /* the first lws_context_destroy() has run */
+
+    uv_timer_t lag_timer;
+    uint64_t lag_last_ns;
+    uv_timer_t keepalive_timer;
+    uv_timer_t drain_timer;
+
+    /* Everything lws keeps pointers to lives here, as long as the context. */
+    char web_root[1024];
+    char iface[INET6_ADDRSTRLEN];
+    struct lws_protocols protocols[2];
+    struct lws_http_mount mounts[3];
+    struct lws_protocol_vhost_options mimetypes[10];
+    struct lws_protocol_vhost_options extra_headers[2];
+    lws_retry_bo_t idle_policy;
+};
+
+static const char error_too_large[] =
+    "{\"type\":\"error\",\"code\":\"too_large\",\"message\":\"a message may be at most 16384 "
+    "bytes\"}";
+static const char error_binary[] =
+    "{\"type\":\"error\",\"code\":\"binary_not_supported\",\"message\":\"send JSON as text "
+    "frames; binary frames are not accepted\"}";
+
+_Static_assert(NET_MAX_MESSAGE == 16384, "error_too_large names the limit");
+
+/* ---- 1. connections ---------------------------------------------------------------------- */
+
+static void free_queue(net_conn *conn)
+{
+    net_out_msg *msg = conn->out_head;
+    while (msg) {
+        net_out_msg *next = msg->next;
+        free(msg);
+        msg = next;
+    }
+    conn->out_head = conn->out_tail = NULL;
+    conn->out_bytes = 0;
+}
+
+/* lws only re-arms its timer list when it services a socket; after we schedule a kill or a
+ * timeout from outside an lws callback (a uv timer, say) this makes it look at once. */
+static void wake_lws(net_server *server)
+{
+    lws_cancel_service(server->context);
+}
+
+/* Kills a connection without a close handshake: its peer is not reading or not answering. */
+static void drop_connection(net_conn *conn, const char *why)
+{
+    if (conn->dropped)
+        return;
+    conn->dropped = true;
+    conn->closing = true;
+    free_queue(conn);
+    log_info("net: dropping %s: %s", conn->peer, why);
+    lws_set_timeout(conn->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    wake_lws(conn->server);
+}
+
+/* Starts an orderly close: queued messages still go out, then a close frame. */
+static void begin_close(net_conn *conn, uint16_t status, const char *reason, bool with_deadline)
+{
+    if (conn->closing)
+        return;
+    conn->closing = true;
+    conn->close_status = status;
+    snprintf(conn->close_reason, sizeof conn->close_reason, "%s", reason ? reason : "");
+    lws_callback_on_writable(conn->wsi);
+    if (with_deadline) {
+        /* A peer that never drains its socket would otherwise hold the close open forever. */
+        lws_set_timeout(conn->wsi, PENDING_TIMEOUT_CLOSE_SEND, NET_CLOSE_GRACE_SECONDS);
+        wake_lws(conn->server);
+    }
+}
+
+/* Appends to the outgoing queue; a full queue means a slow reader, which is dropped. */
+static bool enqueue(net_conn *conn, const char *text, size_t len)
+{
+    if (len > NET_MAX_QUEUED_BYTES - conn->out_bytes) {
+        conn->server->metrics.slow_readers_dropped++;
+        drop_connection(conn, "outgoing queue full (slow reader)");
+        return false;
+    }
+    net_out_msg *msg = malloc(sizeof *msg + LWS_PRE + len);
+    if (!msg) {
+        drop_connection(conn, "out of memory");
+        return false;
+    }
+    msg->next = NULL;
+    msg->len = len;
+    memcpy(msg->bytes + LWS_PRE, text, len);
+    if (conn->out_tail)
+        conn->out_tail->next = msg;
+    else
+        conn->out_head = msg;
+    conn->out_tail = msg;
+    conn->out_bytes += len;
+    lws_callback_on_writable(conn->wsi);
+    return true;
+}
+
+bool net_send(net_conn *conn, const char *text, size_t len)
+{
+    if (conn->closing || conn->dropped)
+        return false;
+    return enqueue(conn, text, len);
+}
+
+void net_close(net_conn *conn, const char *reason)
+{
+    begin_close(conn, LWS_CLOSE_STATUS_NORMAL, reason, true);
+}
+
+void net_conn_set_data(net_conn *conn, void *data)
+{
+    conn->data = data;
+}
+
+void *net_conn_data(const net_conn *conn)
+{
+    return conn->data;
+}
+
+const char *net_conn_peer(const net_conn *conn)
+{
+    return conn->peer;
+}
+
+size_t net_connection_count(const net_server *server)
+{
+    return server->conn_count;
+}
+
+int net_port(const net_server *server)
+{
+    return server->port;
+}
+
+/* Exactly one lws_write per WRITEABLE callback: a pending ping first, then the oldest queued
+ * message, and once the queue is empty the close frame if a close was asked for. */
+static int on_ws_writeable(net_conn *conn)
+{
+    struct lws *wsi = conn->wsi;
+
+    if (conn->dropped)
+        return -1;
+    if (conn->ping_due) {
+        /* Not empty: lws 4.1 does not report an empty pong to the protocol callback. */
+        unsigned char ping[LWS_PRE + 4] = {0};
+        memcpy(ping + LWS_PRE, "tea?", 4);
+        conn->ping_due = false;
+        if (lws_write(wsi, ping + LWS_PRE, 4, LWS_WRITE_PING) < 0)
+            return -1;
+        if (conn->out_head || conn->closing)
+            lws_callback_on_writable(wsi);
+        return 0;
+    }
+    net_out_msg *msg = conn->out_head;
+    if (msg) {
+        int written = lws_write(wsi, msg->bytes + LWS_PRE, msg->len, LWS_WRITE_TEXT);
+        if (written < 0 || (size_t)written < msg->len)
+            return -1;
+        conn->server->metrics.messages_out++;
+        conn->server->metrics.bytes_out += msg->len;
+        conn->out_head = msg->next;
+        if (!conn->out_head)
+            conn->out_tail = NULL;
+        conn->out_bytes -= msg->len;
+        free(msg);
+        if (conn->out_head || conn->closing)
+            lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (conn->closing && !conn->close_sent) {
+        conn->close_sent = true;
+        lws_close_reason(wsi, (enum lws_close_status)conn->close_status,
+                         (unsigned char *)conn->close_reason, strlen(conn->close_reason));
+        /*
+         * The documented way on is `return -1`, but Debian's lws 4.1.6 is a debug build whose
+         * libuv path then closes the connection a second time ("uv repeat test"), and the
+         * second close cuts the socket before the close frame goes out. A synchronous close
+         * from here takes lws's polite path exactly once: lws sends the close frame itself
+         * and waits (5 s at most) for the peer's answer; LWS_CALLBACK_CLOSED follows.
+         */
+        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_SYNC);
+        return 0;
+    }
+    return 0;
+}
+
+static void on_ws_established(net_server *server, struct lws *wsi, net_session *session)
+{
+    net_conn *conn = &session->conn;
+
+    memset(conn, 0, sizeof *conn);
+    conn->server = server;
+    conn->wsi = wsi;
+    conn->last_heard_ms = uv_now(server->loop);
+    if (!lws_get_peer_simple(wsi, conn->peer, sizeof conn->peer))
+        snprintf(conn->peer, sizeof conn->peer, "unknown");
+
+    conn->next = server->conns;
+    if (server->conns)
+        server->conns->prev = conn;
+    server->conns = conn;
+    server->conn_count++;
+    server->metrics.connections_opened++;
+    log_debug("net: websocket open from %s (%zu open)", conn->peer, server->conn_count);
+
+    if (server->handlers.on_open)
+        server->handlers.on_open(server->handlers.ctx, conn);
+}
+
+static void start_teardown_soon(net_server *server);
+
+/* The connection is gone: tell the application, then free what it held. */
+static void on_ws_closed(net_conn *conn)
+{
+    net_server *server = conn->server;
+    if (!server)
+        return; /* never established, or already handled */
+
+    conn->closing = true; /* net_send from inside on_close must not queue */
+    if (conn->prev)
+        conn->prev->next = conn->next;
+    else
+        server->conns = conn->next;
+    if (conn->next)
+        conn->next->prev = conn->prev;
+    server->conn_count--;
+    log_debug("net: websocket from %s closed (%zu open)", conn->peer, server->conn_count);
+
+    if (server->handlers.on_close)
+        server->handlers.on_close(server->handlers.ctx, conn);
+
+    free_queue(conn);
+    free(conn->rx_buf);
+    conn->rx_buf = NULL;
+    conn->server = NULL;
+
+    if (server->stopping && server->conn_count == 0)
+        start_teardown_soon(server);
+}
+
+/* ---- 2. incoming messages ---------------------------------------------------------------- */
+
+static void refuse_message(net_conn *conn, bool too_large)
+{
+    net_server *server = conn->server;
+
+    free(conn->rx_buf);
+    conn->rx_buf = NULL;
+    conn->rx_len = conn->rx_cap = 0;
+    conn->rx_state = NET_RX_DISCARDING;
+    if (too_large) {
+        server->metrics.refused_too_large++;
+        enqueue(conn, error_too_large, sizeof error_too_large - 1);
+    } else {
+        server->metrics.refused_binary++;
+        enqueue(conn, error_binary, sizeof error_binary - 1);
+    }
+}
+
+/* Grows the message buffer to hold `needed` bytes plus the NUL; `expected` is how much more
+ * the current frame announces, so a single-frame message is allocated once. */
+static bool reserve_rx(net_conn *conn, size_t needed, size_t expected)
+{
+    if (needed + 1 <= conn->rx_cap)
+        return true;
+    size_t cap = needed + expected + 1;
+    if (cap < conn->rx_cap * 2)
+        cap = conn->rx_cap * 2;
+    if (cap > NET_MAX_MESSAGE + 1)
+        cap = NET_MAX_MESSAGE + 1;
+    char *grown = realloc(conn->rx_buf, cap);
+    if (!grown)
+        return false;
+    conn->rx_buf = grown;
+    conn->rx_cap = cap;
+    return true;
+}
+
+static void deliver_message(net_conn *conn)
+{
+    net_server *server = conn->server;
+    static const char empty[] = "";
+
+    const char *text = conn->rx_buf ? conn->rx_buf : empty;
+    if (conn->rx_buf)
+        conn->rx_buf[conn->rx_len] = '\0';
+    server->metrics.messages_in++;
+    if (server->handlers.on_message)
+        server->handlers.on_message(server->handlers.ctx, conn, text, conn->rx_len);
+}
+
+/* One piece of a WebSocket message as lws delivers it (at most NET_RX_CHUNK bytes). */
+static void on_ws_receive(net_conn *conn, const void *data, size_t len)
+{
+    struct lws *wsi = conn->wsi;
+    net_server *server = conn->server;
+
+    conn->last_heard_ms = uv_now(server->loop);
+    conn->ping_sent = false;
+    server->metrics.bytes_in += len;
+    if (conn->closing)
+        return; /* nothing more reaches the application once a close has begun */
+
+    if (conn->rx_state == NET_RX_IDLE) {
+        conn->rx_state = NET_RX_COLLECTING;
+        if (lws_frame_is_binary(wsi))
+            refuse_message(conn, false);
+    }
+    if (conn->rx_state == NET_RX_COLLECTING) {
+        size_t needed = conn->rx_len + len;
+        size_t rest_of_frame = lws_remaining_packet_payload(wsi);
+        /* Refuse as soon as the frame header says it cannot fit: no point buffering it. */
+        if (needed > NET_MAX_MESSAGE || rest_of_frame > NET_MAX_MESSAGE - needed) {
+            refuse_message(conn, true);
+        } else if (!reserve_rx(conn, needed, rest_of_frame)) {
+            drop_connection(conn, "out of memory");
+            return;
+        } else {
+            memcpy(conn->rx_buf + conn->rx_len, data, len);
+            conn->rx_len = needed;
+        }
+    }
+    if (!lws_is_final_fragment(wsi))
+        return;
+
+    if (conn->rx_state == NET_RX_COLLECTING)
+        deliver_message(conn);
+    free(conn->rx_buf);
+    conn->rx_buf = NULL;
+    conn->rx_len = conn->rx_cap = 0;
+    conn->rx_state = NET_RX_IDLE;
+}
+
+/* Only /ws upgrades, and none once the server is stopping. */
+static int filter_ws_upgrade(net_server *server, struct lws *wsi)
+{
+    char uri[64];
+
+    if (server->stopping)
+        return 1;
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
+        return 1;
+    return strcmp(uri, NET_WS_PATH) == 0 ? 0 : 1;
+}
+
+/* Closes an accepted socket at once when few descriptors are left, so that the database and
+ * log files can still be opened and accept() never spins on EMFILE. */
+static int filter_new_socket(net_server *server, int fd)
+{
+    if (fd < server->fd_limit - NET_FD_RESERVE)
+        return 0;
+    server->metrics.connections_refused++;
+    log_warn("net: refusing a connection: %d of %d file descriptors in use", fd,
+             server->fd_limit);
+    return 1;
+}
+
+/* ---- 3. HTTP ----------------------------------------------------------------------------- */
+
+static void free_http_body(net_session *session)
+{
+    free(session->http_body);
+    session->http_body = NULL;
+    session->http_body_len = 0;
+}
+
+/* Sends the headers now and leaves the body (allocated with LWS_PRE headroom, owned by the
+ * session from here on) for the WRITEABLE callback. */
+static int http_reply(struct lws *wsi, net_session *session, unsigned status,
+                      const char *content_type, unsigned char *body, size_t len)
+{
+    unsigned char headers[LWS_PRE + 512];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
+    static const char no_store[] = "no-store";
+
+    free_http_body(session);
+    session->http_body = body;
+    session->http_body_len = len;
+    if (lws_add_http_common_headers(wsi, status, content_type, len, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)no_store, sizeof no_store - 1, &p,
+                                    end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end))
+        return 1;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static unsigned char *body_from_text(const char *text, size_t len)
+{
+    unsigned char *body = malloc(LWS_PRE + len);
+    if (body)
+        memcpy(body + LWS_PRE, text, len);
+    return body;
+}
+
+static int serve_healthz(struct lws *wsi, net_session *session)
+{
+    static const char ok[] = "ok";
+    unsigned char *body = body_from_text(ok, sizeof ok - 1);
+    if (!body)
+        return 1;
+    return http_reply(wsi, session, HTTP_STATUS_OK, "text/plain; charset=utf-8", body,
+                      sizeof ok - 1);
+}
+
+static int serve_metrics(net_server *server, struct lws *wsi, net_session *session)
+{
+    unsigned char *body = malloc(LWS_PRE + NET_METRICS_CAP);
+    if (!body)
+        return 1;
+    char *text = (char *)body + LWS_PRE;
+    size_t len = 0;
+    text[0] = '\0';
+    metrics_write(&server->metrics, server->conn_count, text, NET_METRICS_CAP, &len);
+    if (server->handlers.write_metrics)
+        server->handlers.write_metrics(server->handlers.ctx, text, NET_METRICS_CAP, &len);
+    if (len > NET_METRICS_CAP)
+        len = NET_METRICS_CAP; /* a handler that overran cap must not make us read past it */
+    return http_reply(wsi, session, HTTP_STATUS_OK, "text/plain; version=0.0.4; charset=utf-8",
+                      body, len);
+}
+
+/* LWS_CALLBACK_HTTP reaches us for the /healthz and /metrics mounts and for any path the file
+ * mount could not serve. */
+static int on_http_request(net_server *server, struct lws *wsi, net_session *session)
+{
+    char uri[256];
+
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0) {
+        /* not a GET (or an absurd path): nothing here accepts other methods */
+        if (lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL))
+            return -1;
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    if (strcmp(uri, "/healthz") == 0) {
+        server->metrics.http_requests++;
+        return serve_healthz(wsi, session);
+    }
+    if (strcmp(uri, "/metrics") == 0) {
+        server->metrics.http_requests++;
+        return serve_metrics(server, wsi, session);
+    }
+    if (lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL))
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+static int on_http_writeable(struct lws *wsi, net_session *session)
+{
+    unsigned char *body = session->http_body;
+    size_t len = session->http_body_len;
+
+    session->http_body = NULL;
+    session->http_body_len = 0;
+    int written = lws_write(wsi, body + LWS_PRE, len, LWS_WRITE_HTTP_FINAL);
+    free(body);
+    if (written < 0 || (size_t)written < len)
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* ---- 4. the lws callback ----------------------------------------------------------------- */
+
+static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                        size_t len)
+{
+    net_server *server = lws_context_user(lws_get_context(wsi));
+    net_session *session = user; /* only for the reasons that pass per-session data */
+
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: /* user is lws's filter args, in the fd */
+        return filter_new_socket(server, (int)(intptr_t)in);
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return filter_ws_upgrade(server, wsi);
+    case LWS_CALLBACK_ESTABLISHED:
+        on_ws_established(server, wsi, session);
+        return 0;
+    case LWS_CALLBACK_RECEIVE:
+        on_ws_receive(&session->conn, in, len);
+        return 0;
+    case LWS_CALLBACK_RECEIVE_PONG:
+        session->conn.last_heard_ms = uv_now(server->loop);
+        session->conn.ping_sent = false;
+        return 0;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return on_ws_writeable(&session->conn);
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        session->conn.closing = true; /* lws answers the close; nothing more may be queued */
+        return 0;
+    case LWS_CALLBACK_CLOSED:
+        on_ws_closed(&session->conn);
+        return 0;
+
+    case LWS_CALLBACK_HTTP:
+        return on_http_request(server, wsi, session);
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (session && session->http_body)
+            return on_http_writeable(wsi, session);
+        break;
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+    case LWS_CALLBACK_CLOSED_HTTP:
+        if (session)
+            free_http_body(session);
+        break;
+    case LWS_CALLBACK_WSI_DESTROY:
+        /* last call for any connection, user data still intact: make sure nothing leaks */
+        if (session) {
+            free_http_body(session);
+            on_ws_closed(&session->conn);
+        }
+        return 0;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED: /* our own wake_lws() */
+        return 0;
+    default:
+        break;
+    }
+    /* File-mount completion, keep-alive bookkeeping and the like. */
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+/* ---- 5. timers --------------------------------------------------------------------------- */
+
+/* A periodic timer that fires late measures how long the loop was busy elsewhere. */
+static void on_lag_timer(uv_timer_t *timer)
+{
+    net_server *server = timer->data;
+    uint64_t now_ns = uv_hrtime();
+
+    if (server->lag_last_ns) {
+        uint64_t elapsed = now_ns - server->lag_last_ns;
+        uint64_t interval = (uint64_t)NET_LAG_INTERVAL_MS * 1000000u;
+        double lag = elapsed > interval ? (double)(elapsed - interval) / 1e9 : 0.0;
+        metrics_observe_loop_lag(&server->metrics, lag, uv_now(server->loop));
+    }
+    server->lag_last_ns = now_ns;
+}
+
+/* Pings connections that have been quiet for ping_ms and drops those quiet for hangup_ms. */
+static void on_keepalive_timer(uv_timer_t *timer)
+{
+    net_server *server = timer->data;
+    uint64_t now = uv_now(server->loop);
+
+    net_conn *conn = server->conns;
+    while (conn) {
+        net_conn *next = conn->next; /* dropping never unlinks synchronously, but be safe */
+        uint64_t quiet = now - conn->last_heard_ms;
+        if (!conn->closing && quiet >= server->hangup_ms) {
+            server->metrics.idle_timeouts++;
+            drop_connection(conn, "no answer to ping");
+        } else if (!conn->closing && !conn->ping_sent && quiet >= server->ping_ms) {
+            conn->ping_sent = true;
+            conn->ping_due = true;
+            lws_callback_on_writable(conn->wsi);
+        }
+        conn = next;
+    }
+}
+
+/* Step one of lws's teardown, run from a uv timer because it must not run inside an lws
+ * callback. */
+static void on_drain_timer(uv_timer_t *timer)
+{
+    net_server *server = timer->data;
+
+    uv_close((uv_handle_t *)timer, NULL);
+    if (server->teardown_started)
+        return;
+    server->teardown_started = true;
+    log_debug("net: closing the listener and %zu remaining connection(s)", server->conn_count);
+    lws_context_destroy(server->context);
+}
+
+static void start_teardown_soon(net_server *server)
+{
+    if (!server->teardown_started && !uv_is_closing((uv_handle_t *)&server->drain_timer))
+        uv_timer_start(&server->drain_timer, on_drain_timer, 0, 0);
+}
+
+/* ---- 6. start, stop, destroy ------------------------------------------------------------- */
+
+/*
+ * Chooses what lws binds to. lws takes an IP literal or an interface name, and uses an IPv6
+ * socket unless told not to; "0.0.0.0" and IPv4 literals therefore switch IPv6 off, and host
+ * names are resolved here first.
+ */
+static bool resolve_bind(const char *bind, char *iface, size_t cap, bool *ipv6)
+{
+    unsigned char addr[sizeof(struct in6_addr)];
+
+    iface[0] = '\0';
+    *ipv6 = false;
+    if (!bind || !bind[0] || strcmp(bind, "0.0.0.0") == 0)
+        return true;
+    if (strcmp(bind, "::") == 0) {
+        *ipv6 = true;
+        return true;
+    }
+    if (inet_pton(AF_INET, bind, addr) == 1 || inet_pton(AF_INET6, bind, addr) == 1) {
+        *ipv6 = strchr(bind, ':') != NULL;
+        snprintf(iface, cap, "%s", bind);
+        return true;
+    }
+
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *found = NULL;
+    if (getaddrinfo(bind, NULL, &hints, &found) == 0 && found) {
+        const struct addrinfo *pick = found; /* prefer IPv4, as "localhost" users expect */
+        for (const struct addrinfo *ai = found; ai; ai = ai->ai_next)
+            if (ai->ai_family == AF_INET) {
+                pick = ai;
+                break;
+            }
+        const void *raw = pick->ai_family == AF_INET
+                              ? (const void *)&((struct sockaddr_in *)pick->ai_addr)->sin_addr
+                              : (const void *)&((struct sockaddr_in6 *)pick->ai_addr)->sin6_addr;
+        inet_ntop(pick->ai_family, raw, iface, (socklen_t)cap);
+        *ipv6 = pick->ai_family == AF_INET6;
+        freeaddrinfo(found);
+        return true;
+    }
+    /* Not an address or a host name: lws will try it as an interface name ("eth0"). */
+    snprintf(iface, cap, "%s", bind);
+    return true;
+}
+
+static void setup_mimetypes(net_server *server)
+{
+    /* lws knows the common types; these add charsets and the ones it lacks. */
+    static const char *const types[][2] = {
+        {".html", "text/html; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"},
+        {".json", "application/json"},
+        {".svg", "image/svg+xml"},
+        {".webp", "image/webp"},
+        {".wasm", "application/wasm"},
+        {".webmanifest", "application/manifest+json"},
+        {".txt", "text/plain; charset=utf-8"},
+    };
+    enum { COUNT = sizeof types / sizeof types[0] };
+    _Static_assert(COUNT == sizeof server->mimetypes / sizeof server->mimetypes[0],
+                   "one option per type");
+
+    for (size_t i = 0; i < COUNT; i++) {
+        server->mimetypes[i].next = i + 1 < COUNT ? &server->mimetypes[i + 1] : NULL;
+        server->mimetypes[i].options = NULL;
+        server->mimetypes[i].name = types[i][0];
+        server->mimetypes[i].value = types[i][1];
+    }
+}
+
+static void setup_mount(struct lws_http_mount *mount, const struct lws_http_mount *next,
+                        const char *mountpoint, const char *origin, unsigned char kind)
+{
+    memset(mount, 0, sizeof *mount);
+    mount->mount_next = next;
+    mount->mountpoint = mountpoint;
+    mount->mountpoint_len = (unsigned char)strlen(mountpoint);
+    mount->origin = origin;
+    mount->origin_protocol = kind;
+}
+
+/* Fills the lws tables kept in the server: protocol, mounts, mimetypes, headers, policy. */
+static void setup_lws_tables(net_server *server)
+{
+    server->protocols[0] = (struct lws_protocols){
+        .name = NET_PROTOCOL_NAME,
+        .callback = net_callback,
+        .per_session_data_size = sizeof(net_session),
+        .rx_buffer_size = NET_RX_CHUNK,
+        /* Without this lws would cut every send() to rx_buffer_size and copy the rest. */
+        .tx_packet_size = NET_MAX_QUEUED_BYTES,
+    };
+    memset(&server->protocols[1], 0, sizeof server->protocols[1]);
+
+    setup_mimetypes(server);
+    setup_mount(&server->mounts[2], NULL, "/", server->web_root, LWSMPRO_FILE);
+    server->mounts[2].def = "index.html";
+    server->mounts[2].extra_mimetypes = &server->mimetypes[0];
+    setup_mount(&server->mounts[1], &server->mounts[2], "/metrics", NET_PROTOCOL_NAME,
+                LWSMPRO_CALLBACK);
+    setup_mount(&server->mounts[0], &server->mounts[1], "/healthz", NET_PROTOCOL_NAME,
+                LWSMPRO_CALLBACK);
+
+    server->extra_headers[0] = (struct lws_protocol_vhost_options){
+        .next = &server->extra_headers[1],
+        .name = "x-content-type-options:",
+        .value = "nosniff",
+    };
+    server->extra_headers[1] = (struct lws_protocol_vhost_options){
+        .name = "referrer-policy:",
+        .value = "same-origin",
+    };
+
+    /* All zero: no lws validity pings (see the note at the top of the file). */
+    memset(&server->idle_policy, 0, sizeof server->idle_policy);
+}
+
+static int current_fd_limit(void)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+        limit.rlim_cur > (rlim_t)INT32_MAX)
+        return INT32_MAX;
+    return (int)limit.rlim_cur;
+}
+
+/*
+ * When lws 4.1 fails to create its vhost on a foreign loop it does not return NULL: it starts
+ * the first teardown step itself and hands back the context, whose handles must still pass
+ * through our loop before the second step may free it. A few non-blocking turns of the loop
+ * are enough for those closes and, unlike UV_RUN_DEFAULT, cannot hang on handles of the caller.
+ */
+static void abandon_failed_context(net_server *server)
+{
+    for (int turn = 0; turn < 16; turn++)
+        uv_run(server->loop, UV_RUN_NOWAIT);
+    lws_context_destroy(server->context);
+    server->context = NULL;
+}
+
+static bool create_context(net_server *server, const net_config *config)
+{
+    bool ipv6 = false;
+    resolve_bind(config->bind_address, server->iface, sizeof server->iface, &ipv6);
+
+    void *foreign_loops[1] = {server->loop};
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
+    if (!ipv6)
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.foreign_loops = foreign_loops;
+    info.port = config->port;
+    info.iface = server->iface[0] ? server->iface : NULL;
+    info.protocols = server->protocols;
+    info.mounts = &server->mounts[0];
+    info.headers = &server->extra_headers[0];
+    info.retry_and_idle_policy = &server->idle_policy;
+    info.vhost_name = NET_PROTOCOL_NAME;
+    info.server_string = "teahouse";
+    info.user = server;
+
+    server->context = lws_create_context(&info);
+    if (!server->context)
+        return false;
+    struct lws_vhost *vhost = lws_get_vhost_by_name(server->context, NET_PROTOCOL_NAME);
+    server->port = vhost ? lws_get_vhost_listen_port(vhost) : -1;
+    if (server->port > 0)
+        return true;
+    abandon_failed_context(server);
+    return false;
+}
+
+static void start_timers(net_server *server)
+{
+    uint64_t sweep_ms = server->ping_ms / 4;
+    if (sweep_ms < 250)
+        sweep_ms = 250;
+
+    uv_timer_init(server->loop, &server->lag_timer);
+    server->lag_timer.data = server;
+    uv_timer_start(&server->lag_timer, on_lag_timer, NET_LAG_INTERVAL_MS, NET_LAG_INTERVAL_MS);
+    uv_unref((uv_handle_t *)&server->lag_timer); /* a probe must not keep the loop alive */
+
+    uv_timer_init(server->loop, &server->keepalive_timer);
+    server->keepalive_timer.data = server;
+    uv_timer_start(&server->keepalive_timer, on_keepalive_timer, sweep_ms, sweep_ms);
+    uv_unref((uv_handle_t *)&server->keepalive_timer);
+
+    uv_timer_init(server->loop, &server->drain_timer);
+    server->drain_timer.data = server;
+}
+
+net_server *net_start(uv_loop_t *loop, const net_config *config, const net_handlers *handlers)
+{
+    struct stat st;
+    if (!config->web_root || stat(config->web_root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        log_error("net: web root '%s' is not a directory",
+                  config->web_root ? config->web_root : "(none)");
+        return NULL;
+    }
+
+    net_server *server = calloc(1, sizeof *server);
+    if (!server)
+        return NULL;
+    if (snprintf(server->web_root, sizeof server->web_root, "%s", config->web_root) >=
+        (int)sizeof server->web_root) {
+        log_error("net: web root path is too long");
+        free(server);
+        return NULL;
+    }
+    server->loop = loop;
+    server->handlers = *handlers;
+    metrics_init(&server->metrics);
+    server->fd_limit = current_fd_limit();
+    int ping_seconds = config->ping_seconds > 0 ? config->ping_seconds : NET_DEFAULT_PING_SECONDS;
+    server->ping_ms = (uint64_t)ping_seconds * 1000u;
+    server->hangup_ms = server->ping_ms * 2;
+    setup_lws_tables(server);
+
+    if (!create_context(server, config)) {
+        log_error("net: cannot listen on %s port %d",
+                  config->bind_address && config->bind_address[0] ? config->bind_address
+                                                                   : "0.0.0.0",
+                  config->port);
+        free(server);
+        return NULL;
+    }
+    start_timers(server);
+    return server;
+}
+
+void net_stop(net_server *server)
+{
+    if (!server || server->stopping)
+        return;
+    server->stopping = true;
+    log_info("net: stopping; closing %zu connection(s)", server->conn_count);
+
+    uv_close((uv_handle_t *)&server->lag_timer, NULL);
+    uv_close((uv_handle_t *)&server->keepalive_timer, NULL);
+    for (net_conn *conn = server->conns; conn; conn = conn->next)
+        begin_close(conn, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down", false);
+
+    /* With nothing to wait for, tear down on the next loop turn; otherwise give the peers a
+     * moment to answer the close frames. */
+    uv_timer_start(&server->drain_timer, on_drain_timer, server->conn_count ? NET_DRAIN_MS : 0,
+                   0);
+}
+
+void net_destroy(net_server *server)
+{
+    if (!server)
+        return;
+    if (!server->teardown_started) {
+        /* uv_run() returned before net_stop() finished: do what it would have done. Some lws
+         * handles may then stay open and uv_loop_close() report EBUSY. */
+        log_error("net: net_destroy before the shutdown drain ended");
+        if (!server->stopping) {
+            uv_close((uv_handle_t *)&server->lag_timer, NULL);
+            uv_close((uv_handle_t *)&server->keepalive_timer, NULL);
+        }
+        if (!uv_is_closing((uv_handle_t *)&server->drain_timer))
+            uv_close((uv_handle_t *)&server->drain_timer, NULL);
+        server->stopping = server->teardown_started = true;
+        lws_context_destroy(server->context);
+    }
+    /* Step two: frees the context now that the loop has closed lws's handles. */
+    lws_context_destroy(server->context);
+    server->context = NULL;
+    free(server);
+}

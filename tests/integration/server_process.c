@@ -1,0 +1,163 @@
+/*
+ * server_process — run the teahouse binary as a child of a test. See server_process.h.
+ */
+#include "server_process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+char *server_process_log(const server_process *server)
+{
+    FILE *f = fopen(server->log_path, "rb");
+    if (!f)
+        return strdup("");
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    size_t n;
+    while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len - 1 == 0) {
+            char *grown = realloc(text, cap * 2);
+            if (!grown) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = grown;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (text)
+        text[len] = '\0';
+    return text;
+}
+
+/* Parses "listening on http://HOST:PORT" out of the log; true once it is there. */
+static bool find_listen_line(server_process *server)
+{
+    char *log = server_process_log(server);
+    const char *marker = log ? strstr(log, "listening on http://") : NULL;
+    bool found = false;
+    if (marker) {
+        const char *host = marker + strlen("listening on http://");
+        const char *end = host + strcspn(host, " \n");
+        const char *colon = NULL;
+        for (const char *c = host; c < end; c++) /* the last colon: IPv6 hosts have more */
+            if (*c == ':')
+                colon = c;
+        bool whole_line = *end == ' ' || *end == '\n'; /* not a line still being written */
+        if (whole_line && colon && (size_t)(colon - host) < sizeof server->host) {
+            memcpy(server->host, host, (size_t)(colon - host));
+            server->host[colon - host] = '\0';
+            server->port = atoi(colon + 1);
+            found = server->port > 0;
+        }
+    }
+    free(log);
+    return found;
+}
+
+static void exec_server(const char *binary, const char *const extra_args[], const char *log_path)
+{
+    const char *argv[64];
+    int argc = 0;
+    argv[argc++] = binary;
+    argv[argc++] = "--port";
+    argv[argc++] = "0";
+    argv[argc++] = "--bind";
+    argv[argc++] = "127.0.0.1";
+    for (int i = 0; extra_args && extra_args[i] && argc < 62; i++)
+        argv[argc++] = extra_args[i];
+    argv[argc] = NULL;
+
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    int log_fd = open(log_path, O_WRONLY | O_TRUNC);
+    if (log_fd >= 0) {
+        dup2(log_fd, STDERR_FILENO);
+        close(log_fd);
+    }
+    execv(binary, (char *const *)argv);
+    fprintf(stderr, "exec %s: %s\n", binary, strerror(errno));
+    _exit(127);
+}
+
+bool server_process_start(server_process *server, const char *binary,
+                          const char *const extra_args[], int timeout_ms)
+{
+    memset(server, 0, sizeof *server);
+    snprintf(server->log_path, sizeof server->log_path, "/tmp/teahouse-test-XXXXXX");
+    int fd = mkstemp(server->log_path);
+    if (fd < 0)
+        return false;
+    close(fd);
+
+    pid_t pid = fork();
+    if (pid < 0)
+        return false;
+    if (pid == 0)
+        exec_server(binary, extra_args, server->log_path);
+    server->pid = pid;
+
+    for (int waited = 0; waited < timeout_ms; waited += 10) {
+        if (find_listen_line(server))
+            return true;
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            server->pid = 0;
+            break;
+        }
+        sleep_ms(10);
+    }
+    char *log = server_process_log(server);
+    fprintf(stderr, "server did not start; its log:\n%s\n", log ? log : "");
+    free(log);
+    return false;
+}
+
+bool server_process_wait(server_process *server, int timeout_ms, int *status)
+{
+    if (!server->pid)
+        return false;
+    for (int waited = 0; waited <= timeout_ms; waited += 10) {
+        if (waitpid(server->pid, status, WNOHANG) == server->pid) {
+            server->pid = 0;
+            return true;
+        }
+        sleep_ms(10);
+    }
+    return false;
+}
+
+bool server_process_stop(server_process *server, int signum, int timeout_ms, int *status)
+{
+    if (!server->pid)
+        return false;
+    kill(server->pid, signum);
+    return server_process_wait(server, timeout_ms, status);
+}
+
+void server_process_cleanup(server_process *server)
+{
+    if (server->pid) {
+        kill(server->pid, SIGKILL);
+        waitpid(server->pid, NULL, 0);
+        server->pid = 0;
+    }
+    if (server->log_path[0])
+        unlink(server->log_path);
+}
