@@ -132,10 +132,11 @@ static tg_options with_wen_zun(void)
 
 /* ---- 八支 / 七支 ---- */
 
-/* Seat 0 takes every trick; the last one is a military pair, so nobody was barred. */
+/* Seat 0 takes every trick; the last one is the pair of military 5s, so nobody was barred, and
+ * the higher military tiles discarded on it (4-5, 2-6, ...) do not matter: no higher pair. */
 static const char *const EIGHT_BY_PAIRS_DEAL[] = {
-    "6-6 6-6 1-1 1-1 4-4 4-4 3-6 4-5", "5-5 5-5 3-3 3-3 4-6 4-6 2-4 2-3",
-    "2-2 2-2 5-6 5-6 1-6 1-6 1-4 1-2", "1-5 1-5 1-3 1-3 2-6 3-5 2-5 3-4"};
+    "6-6 6-6 1-1 1-1 4-4 4-4 2-3 1-4", "5-5 5-5 3-3 3-3 4-6 4-6 4-5 2-6",
+    "2-2 2-2 5-6 5-6 1-6 3-5 3-4 1-2", "1-5 1-5 1-3 1-3 1-6 3-6 2-5 2-4"};
 
 START_TEST(test_eight_stacks_with_a_final_pair_is_eight)
 {
@@ -144,8 +145,8 @@ START_TEST(test_eight_stacks_with_a_final_pair_is_eight)
     static const char *const steps[] = {
         "3 p 1-5 1-5", "0 p 6-6 6-6", "1 d 5-5 5-5", "2 d 2-2 2-2", /* */
         "0 p 1-1 1-1", "1 d 3-3 3-3", "2 d 5-6 5-6", "3 d 1-3 1-3", /* */
-        "0 p 4-4 4-4", "1 d 4-6 4-6", "2 d 1-6 1-6", "3 d 2-6 3-5", /* */
-        "0 p 3-6 4-5", "1 d 2-4 2-3", "2 d 1-4 1-2", "3 d 2-5 3-4", NULL};
+        "0 p 4-4 4-4", "1 d 4-6 4-6", "2 d 1-6 1-2", "3 d 1-6 2-4", /* */
+        "0 p 2-3 1-4", "1 d 4-5 2-6", "2 d 3-5 3-4", "3 d 3-6 2-5", NULL};
     tg_state st;
     tg_options o = tg_options_default();
     start_hand(&st, &o, 3, 2, EIGHT_BY_PAIRS_DEAL);
@@ -242,16 +243,19 @@ END_TEST
 
 START_TEST(test_a_higher_tile_of_the_other_suit_does_not_outrank)
 {
-    /* Seat 1 keeps 1-3 (和, civil) against the military 2-6: another suit, so 八支. */
+    /* Seat 0 leads a 2-3 (military 5) last; seat 1 keeps 1-3 (和, civil, 8 pips), seat 3 a 1-6
+     * (civil, 7 pips): another suit, so 八支 (40 from each). */
+    static const char *const deal[] = {"6-6 6-6 1-1 1-1 4-4 4-4 3-6 2-3", "1-3 1-3 5-5 5-5 3-3 3-3 4-5 2-6",
+                                       "2-2 2-2 5-6 5-6 3-5 2-5 3-4 1-2", "4-6 4-6 1-6 1-6 1-5 1-5 2-4 1-4"};
     static const char *const steps[] = {
-        "0 p 6-6 6-6", "1 d 1-3 3-5", "2 d 2-2 2-2", "3 d 1-6 1-6", /* */
+        "0 p 6-6 6-6", "1 d 1-3 4-5", "2 d 2-2 2-2", "3 d 4-6 4-6", /* */
         "0 p 1-1 1-1", "1 d 5-5 5-5", "2 d 5-6 5-6", "3 d 1-5 1-5", /* */
-        "0 p 4-4 4-4", "1 d 3-3 3-3", "2 d 4-6 4-6", "3 d 2-4 2-3", /* */
-        "0 p 3-6",     "1 d 4-5",     "2 d 3-4",     "3 d 1-4",     /* */
-        "0 p 2-6",     "1 d 1-3",     "2 d 2-5",     "3 d 1-2",     NULL};
+        "0 p 4-4 4-4", "1 d 3-3 3-3", "2 d 3-5 2-5", "3 d 2-4 1-4", /* */
+        "0 p 3-6",     "1 d 2-6",     "2 d 3-4",     "3 d 1-6",     /* */
+        "0 p 2-3",     "1 d 1-3",     "2 d 1-2",     "3 d 1-6",     NULL};
     tg_state st;
     tg_options o = tg_options_default();
-    start_hand(&st, &o, 0, 2, EIGHT_BY_MILITARY_DEAL);
+    start_hand(&st, &o, 0, 2, deal);
     play_steps(&st, steps);
     const int stacks[] = {8, 0, 0, 0};
     expect_over(&st, 0, stacks, TG_END_EIGHT);
@@ -712,14 +716,15 @@ START_TEST(test_with_wen_zun_an_uncaptured_wen_zun_lead_collects_he_zun)
 }
 END_TEST
 
-/* Banker 0 leads 和和55 and seat 2 beats it with 人人77; seat 3 wins the final pair. */
+/* Banker 0 leads 和和55, seat 1 discards 地地88 (a discarded quartet is not played, so it never
+ * collects), seat 2 beats with 人人77; seat 3 wins the final pair. */
 static const char *const QUARTET_BONUS_DEAL[] = {
-    "1-3 1-3 2-3 1-4 1-1 3-6 4-5 1-2", "1-1 3-3 3-3 5-6 5-6 4-6 4-6 2-6",
-    "4-4 4-4 2-5 3-4 6-6 6-6 2-2 2-2", "5-5 5-5 1-6 1-6 1-5 1-5 3-5 2-4"};
+    "1-3 1-3 2-3 1-4 3-3 3-6 4-5 1-2", "1-1 1-1 2-6 3-5 5-6 5-6 4-6 4-6",
+    "4-4 4-4 2-5 3-4 6-6 6-6 2-2 2-2", "5-5 5-5 1-6 1-6 1-5 1-5 3-3 2-4"};
 static const char *const QUARTET_BONUS_STEPS[] = {
-    "0 p 1-3 1-3 2-3 1-4", "1 d 3-3 3-3 5-6 5-6", "2 p 4-4 4-4 2-5 3-4", "3 d 1-6 1-6 1-5 1-5", /* */
-    "2 p 6-6 6-6",         "3 d 3-5 2-4",         "0 d 1-1 1-2",         "1 d 4-6 4-6",         /* */
-    "2 p 2-2 2-2",         "3 p 5-5 5-5",         "0 d 3-6 4-5",         "1 d 1-1 2-6",         NULL};
+    "0 p 1-3 1-3 2-3 1-4", "1 d 1-1 1-1 2-6 3-5", "2 p 4-4 4-4 2-5 3-4", "3 d 1-6 1-6 1-5 1-5", /* */
+    "2 p 6-6 6-6",         "3 d 3-3 2-4",         "0 d 3-3 1-2",         "1 d 4-6 4-6",         /* */
+    "2 p 2-2 2-2",         "3 p 5-5 5-5",         "0 d 3-6 4-5",         "1 d 5-6 5-6",         NULL};
 
 /* Stacks 0/0/6/2, seat 3 wins: banker 0 pays 5 x 2 = 10, seat 1 5, seat 3 refunds seat 2 2. */
 static const int QUARTET_BONUS_STACKS[] = {0, 0, 6, 2};
