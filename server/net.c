@@ -45,6 +45,11 @@
 #define NET_DRAIN_MS 2000             /* net_stop waits this long for close handshakes */
 #define NET_CLOSE_GRACE_SECONDS 5     /* net_close: time for the queue and close frame to go */
 
+/* lws frames a close with this write type; its public header leaves it out ("handled by
+ * lws_close_reason") but lib/roles/ws/private-lib-roles-ws.h has defined it as 4 from 4.0
+ * through 4.3. See write_close_frame() for why we write the frame ourselves. */
+#define NET_LWS_WRITE_CLOSE ((enum lws_write_protocol)4)
+
 /* ---- types ------------------------------------------------------------------------------- */
 
 /* One queued outgoing text message, with lws's header room in front of the text. */
@@ -243,6 +248,30 @@ int net_port(const net_server *server)
     return server->port;
 }
 
+/*
+ * Writes our close frame (status, reason) as an ordinary lws_write. lws's own route — set
+ * lws_close_reason() and return -1 — is avoided for two reasons: Debian's lws 4.1.6 is a debug
+ * build whose libuv path then closes a second time and cuts the socket before the frame goes
+ * out, and lws would arm a close timer per connection, each insertion walking its sorted timer
+ * list (seconds of CPU when thousands close at once). The peer's answering close arrives as
+ * LWS_CALLBACK_WS_PEER_INITIATED_CLOSE, where we hang up; a peer that never answers is cut by
+ * net_close's deadline or by net_stop's drain.
+ */
+static int write_close_frame(net_conn *conn)
+{
+    unsigned char frame[LWS_PRE + 2 + sizeof conn->close_reason];
+    unsigned char *payload = frame + LWS_PRE;
+    size_t reason_len = strlen(conn->close_reason);
+
+    payload[0] = (unsigned char)(conn->close_status >> 8);
+    payload[1] = (unsigned char)(conn->close_status & 0xff);
+    memcpy(payload + 2, conn->close_reason, reason_len);
+    conn->close_sent = true;
+    if (lws_write(conn->wsi, payload, 2 + reason_len, NET_LWS_WRITE_CLOSE) < 0)
+        return -1;
+    return 0;
+}
+
 /* Exactly one lws_write per WRITEABLE callback: a pending ping first, then the oldest queued
  * message, and once the queue is empty the close frame if a close was asked for. */
 static int on_ws_writeable(net_conn *conn)
@@ -278,20 +307,8 @@ static int on_ws_writeable(net_conn *conn)
             lws_callback_on_writable(wsi);
         return 0;
     }
-    if (conn->closing && !conn->close_sent) {
-        conn->close_sent = true;
-        lws_close_reason(wsi, (enum lws_close_status)conn->close_status,
-                         (unsigned char *)conn->close_reason, strlen(conn->close_reason));
-        /*
-         * The documented way on is `return -1`, but Debian's lws 4.1.6 is a debug build whose
-         * libuv path then closes the connection a second time ("uv repeat test"), and the
-         * second close cuts the socket before the close frame goes out. A synchronous close
-         * from here takes lws's polite path exactly once: lws sends the close frame itself
-         * and waits (5 s at most) for the peer's answer; LWS_CALLBACK_CLOSED follows.
-         */
-        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_SYNC);
-        return 0;
-    }
+    if (conn->closing && !conn->close_sent)
+        return write_close_frame(conn);
     return 0;
 }
 
@@ -597,8 +614,10 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
     case LWS_CALLBACK_SERVER_WRITEABLE:
         return on_ws_writeable(&session->conn);
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-        session->conn.closing = true; /* lws answers the close; nothing more may be queued */
-        return 0;
+        /* Either the answer to our close frame (hang up now) or the peer's own close (lws
+         * answers it); in both cases nothing more may be queued. */
+        session->conn.closing = true;
+        return session->conn.close_sent ? -1 : 0;
     case LWS_CALLBACK_CLOSED:
         on_ws_closed(&session->conn);
         return 0;

@@ -426,6 +426,21 @@ START_TEST(test_text_message_gets_the_placeholder_reply)
 }
 END_TEST
 
+START_TEST(test_empty_text_message_is_delivered)
+{
+    server_process server;
+    start_server(&server, repo_web_root, NULL);
+    ws_client *client = connect_ws(&server);
+
+    ck_assert_int_eq(ws_client_send_text(client, "", 0), WS_CLIENT_OK);
+    expect_reply(client, "not_ready");
+    ck_assert(metric(&server, "teahouse_ws_messages_received_total") == 1);
+
+    ck_assert_int_eq(ws_client_close(client, 1000, TIMEOUT_MS), WS_CLIENT_OK);
+    server_process_cleanup(&server);
+}
+END_TEST
+
 START_TEST(test_fragmented_message_is_delivered_once)
 {
     server_process server;
@@ -831,6 +846,7 @@ static Suite *net_suite(void)
     TCase *ws = tcase_create("websocket");
     tcase_set_timeout(ws, 60);
     tcase_add_test(ws, test_text_message_gets_the_placeholder_reply);
+    tcase_add_test(ws, test_empty_text_message_is_delivered);
     tcase_add_test(ws, test_fragmented_message_is_delivered_once);
     tcase_add_test(ws, test_message_of_exactly_16_KiB_is_accepted);
     tcase_add_test(ws, test_17_KiB_message_is_refused_and_the_connection_keeps_working);

@@ -1,0 +1,308 @@
+/*
+ * The net.h contract seen from the application's side: the server runs in this process on its
+ * own uv loop with test handlers, and a client thread talks to it over real sockets. Covers
+ * what the lobby relies on and the placeholder binary cannot show: net_close (queued messages
+ * first, then close 1000), net_send refusing after close, the queue bound, per-connection data,
+ * the peer address, write_metrics, every on_open paired with one on_close by the time uv_run
+ * returns, and uv_loop_close() == 0 after the two-step shutdown.
+ *
+ * Usage: test_net_api WEB_CLIENT_DIR
+ */
+#include <check.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uv.h>
+
+#include "http_client.h"
+#include "log.h"
+#include "metrics.h"
+#include "net.h"
+#include "ws_client.h"
+
+#define TIMEOUT_MS 5000
+#define QUEUE_BOUND (256 * 1024) /* NET_MAX_QUEUED_BYTES in net.h */
+
+static const char *web_root;
+
+/* Everything the handlers record, read by the test once the loop has stopped. */
+typedef struct harness {
+    uv_loop_t loop;
+    uv_async_t stop_request;
+    net_server *net;
+    int port;
+    int opens, closes, messages;
+    int sends_after_close_accepted; /* net_send returning true after net_close/on_close */
+    int flood_accepted;             /* net_send calls accepted before the queue overflowed */
+    int flood_refused;
+    bool client_ok;
+    char client_failure[256];
+} harness;
+
+/* ---- server side: handlers on the loop thread -------------------------------------------- */
+
+static void reply(net_conn *conn, const char *text)
+{
+    net_send(conn, text, strlen(text));
+}
+
+static void on_open(void *ctx, net_conn *conn)
+{
+    harness *h = ctx;
+    h->opens++;
+    net_conn_set_data(conn, (void *)(intptr_t)h->opens);
+}
+
+static void on_flood(harness *h, net_conn *conn, const char *args)
+{
+    int count = 0, size = 0;
+    sscanf(args, "%d:%d", &count, &size);
+    char *text = malloc((size_t)size);
+    memset(text, 'f', (size_t)size);
+    for (int i = 0; i < count; i++) {
+        if (net_send(conn, text, (size_t)size))
+            h->flood_accepted++;
+        else
+            h->flood_refused++;
+    }
+    free(text);
+}
+
+static void on_message(void *ctx, net_conn *conn, const char *text, size_t len)
+{
+    harness *h = ctx;
+    char buf[128];
+    h->messages++;
+    (void)len;
+    if (strncmp(text, "echo:", 5) == 0) {
+        reply(conn, text + 5);
+    } else if (strcmp(text, "data") == 0) {
+        snprintf(buf, sizeof buf, "%d", (int)(intptr_t)net_conn_data(conn));
+        reply(conn, buf);
+    } else if (strcmp(text, "peer") == 0) {
+        reply(conn, net_conn_peer(conn));
+    } else if (strcmp(text, "count") == 0) {
+        snprintf(buf, sizeof buf, "%zu", net_connection_count(h->net));
+        reply(conn, buf);
+    } else if (strncmp(text, "close:", 6) == 0) {
+        reply(conn, "bye-1");
+        reply(conn, "bye-2");
+        net_close(conn, text + 6);
+        if (net_send(conn, "late", 4))
+            h->sends_after_close_accepted++;
+    } else if (strncmp(text, "flood:", 6) == 0) {
+        on_flood(h, conn, text + 6);
+    }
+}
+
+static void on_close(void *ctx, net_conn *conn)
+{
+    harness *h = ctx;
+    h->closes++;
+    if (net_send(conn, "too late", 8))
+        h->sends_after_close_accepted++;
+}
+
+static void write_metrics(void *ctx, char *buf, size_t cap, size_t *len)
+{
+    harness *h = ctx;
+    metrics_appendf(buf, cap, len, "# TYPE teahouse_test_opens counter\n");
+    metrics_appendf(buf, cap, len, "teahouse_test_opens %d\n", h->opens);
+}
+
+static void on_stop_request(uv_async_t *async)
+{
+    harness *h = async->data;
+    net_stop(h->net);
+    uv_close((uv_handle_t *)async, NULL);
+}
+
+/* ---- client side: a thread with blocking sockets ----------------------------------------- */
+
+#define CLIENT_CHECK(h, cond, ...)                                                         \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            snprintf((h)->client_failure, sizeof (h)->client_failure, __VA_ARGS__);        \
+            return false;                                                                  \
+        }                                                                                  \
+    } while (0)
+
+static ws_client *open_client(harness *h)
+{
+    char error[256];
+    return ws_client_connect("127.0.0.1", h->port, "/ws", TIMEOUT_MS, error, sizeof error);
+}
+
+/* Sends text and expects exactly `want` back. */
+static bool ask(harness *h, ws_client *c, const char *text, const char *want)
+{
+    ws_message m;
+    CLIENT_CHECK(h, ws_client_send_text(c, text, strlen(text)) == WS_CLIENT_OK, "send %s", text);
+    CLIENT_CHECK(h, ws_client_recv(c, &m, TIMEOUT_MS) == WS_CLIENT_OK, "no answer to %s", text);
+    CLIENT_CHECK(h, strcmp(m.data, want) == 0, "%s: got '%s', want '%s'", text, m.data, want);
+    return true;
+}
+
+static bool scenario_basics(harness *h)
+{
+    ws_client *a = open_client(h);
+    CLIENT_CHECK(h, a != NULL, "connect a");
+    if (!ask(h, a, "echo:hi", "hi") || !ask(h, a, "data", "1") ||
+        !ask(h, a, "peer", "127.0.0.1") || !ask(h, a, "count", "1"))
+        return false;
+
+    /* net_close: the two queued replies first, then a close frame with 1000 */
+    ws_message m;
+    CLIENT_CHECK(h, ws_client_send_text(a, "close:done here", 15) == WS_CLIENT_OK, "send close");
+    CLIENT_CHECK(h, ws_client_recv(a, &m, TIMEOUT_MS) == WS_CLIENT_OK &&
+                        strcmp(m.data, "bye-1") == 0, "bye-1 missing");
+    CLIENT_CHECK(h, ws_client_recv(a, &m, TIMEOUT_MS) == WS_CLIENT_OK &&
+                        strcmp(m.data, "bye-2") == 0, "bye-2 missing");
+    ws_client_result r = ws_client_recv(a, &m, TIMEOUT_MS);
+    CLIENT_CHECK(h, r == WS_CLIENT_CLOSED, "no close frame after net_close (result %d)", r);
+    CLIENT_CHECK(h, ws_client_close_code(a) == 1000, "close code %u", ws_client_close_code(a));
+    ws_client_abort(a);
+    return true;
+}
+
+static bool scenario_flood(harness *h)
+{
+    ws_client *b = open_client(h);
+    CLIENT_CHECK(h, b != NULL, "connect b");
+    if (!ask(h, b, "data", "2"))
+        return false;
+    /* 400 replies of 1000 bytes in one go: more than the queue holds */
+    CLIENT_CHECK(h, ws_client_send_text(b, "flood:400:1000", 14) == WS_CLIENT_OK, "send flood");
+    ws_message m;
+    ws_client_result r;
+    do
+        r = ws_client_recv(b, &m, TIMEOUT_MS);
+    while (r == WS_CLIENT_OK);
+    CLIENT_CHECK(h, r == WS_CLIENT_EOF || r == WS_CLIENT_ERROR,
+                 "flooded connection not dropped (result %d)", r);
+    ws_client_abort(b);
+    return true;
+}
+
+static bool scenario_metrics(harness *h)
+{
+    http_response response;
+    CLIENT_CHECK(h, http_get("127.0.0.1", h->port, "/metrics", TIMEOUT_MS, &response),
+                 "GET /metrics");
+    bool found = strstr(response.body, "\nteahouse_test_opens 2\n") != NULL;
+    bool core = strstr(response.body, "teahouse_ws_connections ") != NULL;
+    http_response_free(&response);
+    CLIENT_CHECK(h, found, "write_metrics lines missing");
+    CLIENT_CHECK(h, core, "core metrics missing");
+    return true;
+}
+
+/* The last connection stays open across net_stop and must see a 1001 close. */
+static bool scenario_shutdown(harness *h)
+{
+    ws_client *c = open_client(h);
+    CLIENT_CHECK(h, c != NULL, "connect c");
+    if (!ask(h, c, "data", "3"))
+        return false;
+    uv_async_send(&h->stop_request);
+    ws_message m;
+    ws_client_result r = ws_client_recv(c, &m, TIMEOUT_MS);
+    CLIENT_CHECK(h, r == WS_CLIENT_CLOSED, "no close at net_stop (result %d)", r);
+    CLIENT_CHECK(h, ws_client_close_code(c) == 1001, "close code %u", ws_client_close_code(c));
+    ws_client_abort(c);
+    return true;
+}
+
+static void *client_thread(void *arg)
+{
+    harness *h = arg;
+    h->client_ok = scenario_basics(h) && scenario_flood(h) && scenario_metrics(h) &&
+                   scenario_shutdown(h);
+    if (!h->client_ok)
+        uv_async_send(&h->stop_request); /* stop the server anyway */
+    return NULL;
+}
+
+/* ---- tests ------------------------------------------------------------------------------- */
+
+START_TEST(test_application_contract_over_real_sockets)
+{
+    static harness h;
+    memset(&h, 0, sizeof h);
+    ck_assert_int_eq(uv_loop_init(&h.loop), 0);
+    uv_async_init(&h.loop, &h.stop_request, on_stop_request);
+    h.stop_request.data = &h;
+
+    const net_handlers handlers = {&h, on_open, on_message, on_close, write_metrics};
+    const net_config config = {.bind_address = "127.0.0.1", .port = 0, .web_root = web_root};
+    h.net = net_start(&h.loop, &config, &handlers);
+    ck_assert(h.net != NULL);
+    h.port = net_port(h.net);
+    ck_assert_int_gt(h.port, 0);
+
+    pthread_t thread;
+    ck_assert_int_eq(pthread_create(&thread, NULL, client_thread, &h), 0);
+    uv_run(&h.loop, UV_RUN_DEFAULT);
+    pthread_join(thread, NULL);
+    ck_assert_msg(h.client_ok, "client: %s", h.client_failure);
+
+    /* by the time uv_run returns every connection has been closed and reported */
+    ck_assert_int_eq(h.opens, 3);
+    ck_assert_int_eq(h.closes, 3);
+    ck_assert_int_eq(h.sends_after_close_accepted, 0);
+    ck_assert_int_eq(h.flood_accepted, QUEUE_BOUND / 1000); /* 262 whole replies fit */
+    ck_assert_int_eq(h.flood_refused, 400 - QUEUE_BOUND / 1000);
+
+    net_destroy(h.net);
+    uv_run(&h.loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&h.loop), 0);
+}
+END_TEST
+
+START_TEST(test_busy_port_returns_null_and_leaves_the_loop_closable)
+{
+    uv_loop_t loop;
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    const net_handlers handlers = {0};
+    const net_config first = {.bind_address = "127.0.0.1", .port = 0, .web_root = web_root};
+    net_server *holder = net_start(&loop, &first, &handlers);
+    ck_assert(holder != NULL);
+
+    const net_config second = {
+        .bind_address = "127.0.0.1", .port = net_port(holder), .web_root = web_root};
+    ck_assert(net_start(&loop, &second, &handlers) == NULL);
+
+    net_stop(holder);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    net_destroy(holder);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s WEB_CLIENT_DIR\n", argv[0]);
+        return 2;
+    }
+    web_root = argv[1];
+    log_set_level(LOG_LEVEL_WARN);
+    log_route_lws();
+
+    Suite *suite = suite_create("net_api");
+    TCase *api = tcase_create("api");
+    tcase_set_timeout(api, 60);
+    tcase_add_test(api, test_application_contract_over_real_sockets);
+    tcase_add_test(api, test_busy_port_returns_null_and_leaves_the_loop_closable);
+    suite_add_tcase(suite, api);
+
+    SRunner *runner = srunner_create(suite);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? 0 : 1;
+}
