@@ -169,6 +169,20 @@ static void drop_connection(net_conn *conn, const char *why)
     wake_lws(conn->server);
 }
 
+/* Copies a close reason, cut short if need be on a UTF-8 character boundary: a close frame
+ * with broken UTF-8 makes browsers report a protocol error instead of our reason. */
+static void copy_close_reason(char *out, size_t cap, const char *reason)
+{
+    size_t len = strlen(reason);
+    if (len >= cap) {
+        len = cap - 1;
+        while (len > 0 && ((unsigned char)reason[len] & 0xC0) == 0x80)
+            len--; /* reason[len] would continue a character we cannot finish */
+    }
+    memcpy(out, reason, len);
+    out[len] = '\0';
+}
+
 /* Starts an orderly close: queued messages still go out, then a close frame. */
 static void begin_close(net_conn *conn, uint16_t status, const char *reason, bool with_deadline)
 {
@@ -176,7 +190,7 @@ static void begin_close(net_conn *conn, uint16_t status, const char *reason, boo
         return;
     conn->closing = true;
     conn->close_status = status;
-    snprintf(conn->close_reason, sizeof conn->close_reason, "%s", reason ? reason : "");
+    copy_close_reason(conn->close_reason, sizeof conn->close_reason, reason ? reason : "");
     lws_callback_on_writable(conn->wsi);
     if (with_deadline) {
         /* A peer that never drains its socket would otherwise hold the close open forever. */

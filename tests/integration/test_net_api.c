@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <uv.h>
 
@@ -164,16 +165,57 @@ static bool scenario_basics(harness *h)
     ws_client_result r = ws_client_recv(a, &m, TIMEOUT_MS);
     CLIENT_CHECK(h, r == WS_CLIENT_CLOSED, "no close frame after net_close (result %d)", r);
     CLIENT_CHECK(h, ws_client_close_code(a) == 1000, "close code %u", ws_client_close_code(a));
+    CLIENT_CHECK(h, strcmp(ws_client_close_reason(a), "done here") == 0, "close reason '%s'",
+                 ws_client_close_reason(a));
     ws_client_abort(a);
     return true;
+}
+
+/* A reason too long for a close frame is cut, but never inside a UTF-8 character. */
+static bool scenario_long_close_reason(harness *h)
+{
+    char command[256] = "close:";
+    for (int i = 0; i < 70; i++)
+        strcat(command, "\xc3\xa9"); /* é, two bytes: 140 bytes in all */
+    ws_client *a = open_client(h);
+    CLIENT_CHECK(h, a != NULL, "connect");
+    CLIENT_CHECK(h, ws_client_send_text(a, command, strlen(command)) == WS_CLIENT_OK, "send");
+    ws_message m;
+    ws_client_result r;
+    do
+        r = ws_client_recv(a, &m, TIMEOUT_MS);
+    while (r == WS_CLIENT_OK); /* bye-1, bye-2 */
+    CLIENT_CHECK(h, r == WS_CLIENT_CLOSED, "no close frame (result %d)", r);
+    const char *reason = ws_client_close_reason(a);
+    size_t len = strlen(reason);
+    CLIENT_CHECK(h, len > 0 && len <= 123, "reason of %zu bytes", len);
+    CLIENT_CHECK(h, len % 2 == 0 && strncmp(reason, command + 6, len) == 0,
+                 "reason cut inside a character or altered: %zu bytes", len);
+    ws_client_abort(a);
+    return true;
+}
+
+/* Polls "count" on c until the server reports want open connections. */
+static bool wait_count(harness *h, ws_client *c, const char *want)
+{
+    ws_message m;
+    for (int tries = 0; tries < 100; tries++) {
+        CLIENT_CHECK(h, ws_client_send_text(c, "count", 5) == WS_CLIENT_OK, "send count");
+        CLIENT_CHECK(h, ws_client_recv(c, &m, TIMEOUT_MS) == WS_CLIENT_OK, "no count");
+        if (strcmp(m.data, want) == 0)
+            return true;
+        struct timespec pause = {.tv_nsec = 20 * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+    CLIENT_CHECK(h, false, "count stayed at %s, want %s", m.data, want);
 }
 
 static bool scenario_flood(harness *h)
 {
     ws_client *b = open_client(h);
     CLIENT_CHECK(h, b != NULL, "connect b");
-    if (!ask(h, b, "data", "2"))
-        return false;
+    if (!wait_count(h, b, "1") || !ask(h, b, "data", "3"))
+        return false; /* the closed ones are gone: only b is left */
     /* 400 replies of 1000 bytes in one go: more than the queue holds */
     CLIENT_CHECK(h, ws_client_send_text(b, "flood:400:1000", 14) == WS_CLIENT_OK, "send flood");
     ws_message m;
@@ -192,7 +234,7 @@ static bool scenario_metrics(harness *h)
     http_response response;
     CLIENT_CHECK(h, http_get("127.0.0.1", h->port, "/metrics", TIMEOUT_MS, &response),
                  "GET /metrics");
-    bool found = strstr(response.body, "\nteahouse_test_opens 2\n") != NULL;
+    bool found = strstr(response.body, "\nteahouse_test_opens 3\n") != NULL;
     bool core = strstr(response.body, "teahouse_ws_connections ") != NULL;
     http_response_free(&response);
     CLIENT_CHECK(h, found, "write_metrics lines missing");
@@ -205,7 +247,7 @@ static bool scenario_shutdown(harness *h)
 {
     ws_client *c = open_client(h);
     CLIENT_CHECK(h, c != NULL, "connect c");
-    if (!ask(h, c, "data", "3"))
+    if (!ask(h, c, "data", "4"))
         return false;
     uv_async_send(&h->stop_request);
     ws_message m;
@@ -219,8 +261,8 @@ static bool scenario_shutdown(harness *h)
 static void *client_thread(void *arg)
 {
     harness *h = arg;
-    h->client_ok = scenario_basics(h) && scenario_flood(h) && scenario_metrics(h) &&
-                   scenario_shutdown(h);
+    h->client_ok = scenario_basics(h) && scenario_long_close_reason(h) && scenario_flood(h) &&
+                   scenario_metrics(h) && scenario_shutdown(h);
     if (!h->client_ok)
         uv_async_send(&h->stop_request); /* stop the server anyway */
     return NULL;
@@ -250,8 +292,8 @@ START_TEST(test_application_contract_over_real_sockets)
     ck_assert_msg(h.client_ok, "client: %s", h.client_failure);
 
     /* by the time uv_run returns every connection has been closed and reported */
-    ck_assert_int_eq(h.opens, 3);
-    ck_assert_int_eq(h.closes, 3);
+    ck_assert_int_eq(h.opens, 4);
+    ck_assert_int_eq(h.closes, 4);
     ck_assert_int_eq(h.sends_after_close_accepted, 0);
     ck_assert_int_eq(h.flood_accepted, QUEUE_BOUND / 1000); /* 262 whole replies fit */
     ck_assert_int_eq(h.flood_refused, 400 - QUEUE_BOUND / 1000);

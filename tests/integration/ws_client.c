@@ -30,6 +30,7 @@ struct ws_client {
     bool auto_pong;
     bool sent_close;
     uint16_t close_code;
+    char close_reason[128];  /* a control frame carries at most 123 bytes of reason */
     unsigned pings_seen;
 };
 
@@ -421,6 +422,11 @@ static ws_client_result handle_control(ws_client *client, const frame *f)
     }
     if (f->opcode == WS_OP_CLOSE) {
         client->close_code = f->len >= 2 ? (uint16_t)(f->payload[0] << 8 | f->payload[1]) : 0;
+        size_t reason_len = f->len > 2 ? f->len - 2 : 0;
+        if (reason_len >= sizeof client->close_reason)
+            reason_len = sizeof client->close_reason - 1;
+        memcpy(client->close_reason, f->payload + 2, reason_len);
+        client->close_reason[reason_len] = '\0';
         if (!client->sent_close) {
             client->sent_close = true;
             ws_client_send_frame(client, WS_OP_CLOSE, true, f->payload, f->len >= 2 ? 2 : 0);
@@ -491,6 +497,11 @@ ws_client_result ws_client_recv(ws_client *client, ws_message *message, int time
 uint16_t ws_client_close_code(const ws_client *client)
 {
     return client->close_code;
+}
+
+const char *ws_client_close_reason(const ws_client *client)
+{
+    return client->close_reason;
 }
 
 unsigned ws_client_pings_seen(const ws_client *client)

@@ -57,6 +57,9 @@ ws_client_result ws_client_recv(ws_client *client, ws_message *message, int time
 /* Close code of the server's close frame once recv returned WS_CLIENT_CLOSED (0 if none). */
 uint16_t ws_client_close_code(const ws_client *client);
 
+/* Reason text of that close frame, NUL-terminated ("" if none). */
+const char *ws_client_close_reason(const ws_client *client);
+
 /* Number of pings received from the server so far. */
 unsigned ws_client_pings_seen(const ws_client *client);
 
