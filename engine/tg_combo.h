@@ -4,7 +4,7 @@
  * Every combination the 32 tiles allow is one row of a constant table (61 rows), so
  * classifying tiles and listing the combinations a hand holds are table look-ups.
  * A combination beats another only if both have the same type and its rank is strictly
- * higher; the trick rules for 至尊 and 文尊 (which depend on who led) live in tg_trick.
+ * higher; the trick rules for 至尊 and 文尊 (which depend on who led) live in tg_hand.
  */
 #ifndef TG_COMBO_H
 #define TG_COMBO_H

@@ -237,6 +237,16 @@ tg_status tg_check_action(const tg_state *st, const tg_action *a)
     return tg_check_for_seat(&st->options, st->hand[a->seat], st->stacks[a->seat], tg_open_trick(st), a);
 }
 
+/* Writes an action whose tiles are already ascending straight into the list (no sort, no copy). */
+static void put_action(tg_action *out, int seat, tg_action_kind kind, const uint8_t *tiles, int n)
+{
+    out->seat = (uint8_t)seat;
+    out->kind = (uint8_t)kind;
+    out->n = (uint8_t)n;
+    for (int i = 0; i < 4; i++)
+        out->tiles[i] = i < n ? tiles[i] : 0;
+}
+
 /* Lists every distinct multiset of n tiles from the hand as a discard. */
 static int list_discards(const uint8_t hand[TG_KINDS], int seat, int n, tg_action *out, int count, int cap)
 {
@@ -247,7 +257,7 @@ static int list_discards(const uint8_t hand[TG_KINDS], int seat, int n, tg_actio
     for (;;) {
         if (depth == n) {
             if (count < cap)
-                out[count] = tg_action_make(seat, TG_DISCARD, pick, n);
+                put_action(&out[count], seat, TG_DISCARD, pick, n);
             count++;
             kind = pick[--depth];
             used[kind]--;
@@ -285,23 +295,25 @@ int tg_legal_for_seat(const tg_options *options, const uint8_t hand[TG_KINDS], i
     (void)options;
     int count = 0;
     int rows = tg_combo_count();
+    const tg_combo *table = tg_combo_at(0); /* one array: no call per row */
     if (open == NULL) {
         for (int r = 0; r < rows; r++) {
-            const tg_combo *c = tg_combo_at(r);
-            if (holds(hand, c)) {
+            const tg_combo *c = &table[r];
+            if (hand[c->tiles[0]] && holds(hand, c)) { /* most rows fail on their first tile */
                 if (count < cap)
-                    out[count] = tg_action_make(seat, TG_PLAY, c->tiles, c->n);
+                    put_action(&out[count], seat, TG_PLAY, c->tiles, c->n);
                 count++;
             }
         }
         return count < cap ? count : cap;
     }
-    if (!(open->final && tg_barred_from_final(stacks, open->n))) {
+    /* Only the best's type can beat it (a 文尊 is a civil pair too); a closed trick nothing. */
+    if (open->guard != TG_GUARD_CLOSED && !(open->final && tg_barred_from_final(stacks, open->n))) {
         for (int r = 0; r < rows; r++) {
-            const tg_combo *c = tg_combo_at(r);
-            if (c->n == open->n && holds(hand, c) && check_beats(open, c) == TG_OK) {
+            const tg_combo *c = &table[r];
+            if (c->type == open->best.type && c->n == open->n && holds(hand, c) && check_beats(open, c) == TG_OK) {
                 if (count < cap)
-                    out[count] = tg_action_make(seat, TG_PLAY, c->tiles, c->n);
+                    put_action(&out[count], seat, TG_PLAY, c->tiles, c->n);
                 count++;
             }
         }
