@@ -54,16 +54,16 @@ static const flag_spec flags[] = {
 
 enum { FLAG_COUNT = sizeof flags / sizeof flags[0] };
 
-void config_set_defaults(config *config)
+void config_set_defaults(config *cfg)
 {
-    config->port = 8080;
-    config->bind_address = "0.0.0.0";
-    config->web_root = "web-client";
-    config->db_path = "teahouse.db";
-    config->log_level = LOG_LEVEL_INFO;
-    config->turn_seconds = 30;
-    config->reconnect_seconds = 120;
-    config->ping_seconds = 30;
+    cfg->port = 8080;
+    cfg->bind_address = "0.0.0.0";
+    cfg->web_root = "web-client";
+    cfg->db_path = "teahouse.db";
+    cfg->log_level = LOG_LEVEL_INFO;
+    cfg->turn_seconds = 30;
+    cfg->reconnect_seconds = 120;
+    cfg->ping_seconds = 30;
 }
 
 const char *config_version(void)
@@ -109,10 +109,10 @@ static bool parse_int(const char *text, long min, long max, int *out)
 }
 
 /* Stores one flag's value; false (with the reason in error) if the value is bad. */
-static bool apply_value(config *config, const flag_spec *flag, const char *value, char *error,
+static bool apply_value(config *cfg, const flag_spec *flag, const char *value, char *error,
                         size_t error_cap)
 {
-    char *field = (char *)config + flag->offset;
+    char *field = (char *)cfg + flag->offset;
 
     switch (flag->kind) {
     case FLAG_INT:
@@ -143,10 +143,10 @@ static bool apply_value(config *config, const flag_spec *flag, const char *value
     return true;
 }
 
-config_status config_parse(config *config, int argc, char *const argv[], char *error,
+config_status config_parse(config *cfg, int argc, char *const argv[], char *error,
                            size_t error_cap)
 {
-    config_set_defaults(config);
+    config_set_defaults(cfg);
     if (error_cap > 0)
         error[0] = '\0';
 
@@ -172,7 +172,7 @@ config_status config_parse(config *config, int argc, char *const argv[], char *e
             }
             value = argv[++i];
         }
-        if (!apply_value(config, flag, value, error, error_cap))
+        if (!apply_value(cfg, flag, value, error, error_cap))
             return CONFIG_INVALID;
     }
     return CONFIG_OK;

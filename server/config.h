@@ -34,10 +34,10 @@ typedef enum config_status {
 } config_status;
 
 /* The defaults, as documented by --help. */
-void config_set_defaults(config *config);
+void config_set_defaults(config *cfg);
 
 /* Parses argv[1..argc-1]; on CONFIG_INVALID, error holds the reason (NUL-terminated). */
-config_status config_parse(config *config, int argc, char *const argv[], char *error,
+config_status config_parse(config *cfg, int argc, char *const argv[], char *error,
                            size_t error_cap);
 
 /* Writes the --help text. */

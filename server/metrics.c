@@ -12,28 +12,28 @@
  * least a minute whatever the scrape interval. */
 #define LAG_WINDOW_MS 60000u
 
-void metrics_init(metrics *metrics)
+void metrics_init(metrics *m)
 {
-    memset(metrics, 0, sizeof *metrics);
+    memset(m, 0, sizeof *m);
 }
 
-void metrics_observe_loop_lag(metrics *metrics, double lag_seconds, uint64_t now_ms)
+void metrics_observe_loop_lag(metrics *m, double lag_seconds, uint64_t now_ms)
 {
-    if (now_ms - metrics->loop_lag_window_start_ms >= LAG_WINDOW_MS) {
-        metrics->loop_lag_prev_max_seconds = metrics->loop_lag_max_seconds;
-        metrics->loop_lag_max_seconds = 0;
-        metrics->loop_lag_window_start_ms = now_ms;
+    if (now_ms - m->loop_lag_window_start_ms >= LAG_WINDOW_MS) {
+        m->loop_lag_prev_max_seconds = m->loop_lag_max_seconds;
+        m->loop_lag_max_seconds = 0;
+        m->loop_lag_window_start_ms = now_ms;
     }
-    metrics->loop_lag_seconds = lag_seconds;
-    if (lag_seconds > metrics->loop_lag_max_seconds)
-        metrics->loop_lag_max_seconds = lag_seconds;
+    m->loop_lag_seconds = lag_seconds;
+    if (lag_seconds > m->loop_lag_max_seconds)
+        m->loop_lag_max_seconds = lag_seconds;
 }
 
-double metrics_loop_lag_max(const metrics *metrics)
+double metrics_loop_lag_max(const metrics *m)
 {
-    return metrics->loop_lag_max_seconds > metrics->loop_lag_prev_max_seconds
-               ? metrics->loop_lag_max_seconds
-               : metrics->loop_lag_prev_max_seconds;
+    return m->loop_lag_max_seconds > m->loop_lag_prev_max_seconds
+               ? m->loop_lag_max_seconds
+               : m->loop_lag_prev_max_seconds;
 }
 
 void metrics_appendf(char *buf, size_t cap, size_t *len, const char *format, ...)

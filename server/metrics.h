@@ -30,20 +30,20 @@ typedef struct metrics {
     uint64_t loop_lag_window_start_ms;
 } metrics;
 
-void metrics_init(metrics *metrics);
+void metrics_init(metrics *m);
 
 /* Records one lag sample (seconds) taken at loop time now_ms; keeps a one-minute max. */
-void metrics_observe_loop_lag(metrics *metrics, double lag_seconds, uint64_t now_ms);
+void metrics_observe_loop_lag(metrics *m, double lag_seconds, uint64_t now_ms);
 
 /* Largest lag seen over the last one to two minutes. */
-double metrics_loop_lag_max(const metrics *metrics);
+double metrics_loop_lag_max(const metrics *m);
 
 /* Appends printf-formatted text at buf + *len; on overflow appends nothing. */
 void metrics_appendf(char *buf, size_t cap, size_t *len, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* Appends every network metric; open_connections is the live gauge. */
-void metrics_write(const metrics *metrics, size_t open_connections, char *buf, size_t cap,
+void metrics_write(const metrics *m, size_t open_connections, char *buf, size_t cap,
                    size_t *len);
 
 #endif

@@ -93,7 +93,7 @@ static void sha1(const void *data, size_t len, unsigned char out[20])
     tail[rest] = 0x80;
     size_t tail_len = rest + 9 <= 64 ? 64 : 128;
     uint64_t bits = (uint64_t)len * 8;
-    for (int i = 0; i < 8; i++)
+    for (size_t i = 0; i < 8; i++)
         tail[tail_len - 1 - i] = (unsigned char)(bits >> (8 * i));
     for (size_t i = 0; i < tail_len; i += 64)
         sha1_block(h, tail + i);
@@ -512,11 +512,6 @@ unsigned ws_client_pings_seen(const ws_client *client)
 void ws_client_set_auto_pong(ws_client *client, bool on)
 {
     client->auto_pong = on;
-}
-
-int ws_client_shrink_receive_buffer(ws_client *client, int bytes)
-{
-    return setsockopt(client->fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);
 }
 
 int ws_client_fd(const ws_client *client)

@@ -66,9 +66,6 @@ unsigned ws_client_pings_seen(const ws_client *client);
 /* When off, pings are counted but not answered (a peer that looks alive to TCP only). */
 void ws_client_set_auto_pong(ws_client *client, bool on);
 
-/* Sets SO_RCVBUF small before much data arrives (to play a slow reader); 0 on success. */
-int ws_client_shrink_receive_buffer(ws_client *client, int bytes);
-
 /* Sends a close frame, waits up to timeout_ms for the server's answer, frees the client.
  * Returns WS_CLIENT_OK if the server answered the close. */
 ws_client_result ws_client_close(ws_client *client, uint16_t code, int timeout_ms);
