@@ -83,6 +83,7 @@ struct net_conn {
     bool ping_sent;         /* a ping is out and nothing was heard since */
     bool closing;           /* no more sends; close frame once the queue is empty */
     bool close_sent;        /* the close frame has been handed to lws */
+    uint64_t close_deadline_ms; /* net_close: drop if the close has not finished by then */
     bool dropped;           /* being killed without a close handshake */
     uint16_t close_status;
     char close_reason[64];
@@ -149,14 +150,14 @@ static void free_queue(net_conn *conn)
     conn->out_bytes = 0;
 }
 
-/* lws only re-arms its timer list when it services a socket; after we schedule a kill or a
- * timeout from outside an lws callback (a uv timer, say) this makes it look at once. */
-static void wake_lws(net_server *server)
-{
-    lws_cancel_service(server->context);
-}
-
-/* Kills a connection without a close handshake: its peer is not reading or not answering. */
+/*
+ * Kills a connection without a close handshake: its peer is not reading or not answering.
+ * Shutting the socket down makes lws find a dead socket on its next poll and close the
+ * connection from its own event, so on_close never runs inside our caller (often the
+ * application itself). lws_set_timeout(LWS_TO_KILL_ASYNC) would do the same through lws's
+ * timer list, whose sorted insertion costs O(open connections) each: dropping ten thousand
+ * silent peers at once stalled the loop for a second that way.
+ */
 static void drop_connection(net_conn *conn, const char *why)
 {
     if (conn->dropped)
@@ -165,8 +166,9 @@ static void drop_connection(net_conn *conn, const char *why)
     conn->closing = true;
     free_queue(conn);
     log_info("net: dropping %s: %s", conn->peer, why);
-    lws_set_timeout(conn->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-    wake_lws(conn->server);
+    lws_sockfd_type fd = lws_get_socket_fd(conn->wsi);
+    if (fd >= 0)
+        shutdown(fd, SHUT_RDWR);
 }
 
 /* Copies a close reason, cut short if need be on a UTF-8 character boundary: a close frame
@@ -192,11 +194,10 @@ static void begin_close(net_conn *conn, uint16_t status, const char *reason, boo
     conn->close_status = status;
     copy_close_reason(conn->close_reason, sizeof conn->close_reason, reason ? reason : "");
     lws_callback_on_writable(conn->wsi);
-    if (with_deadline) {
-        /* A peer that never drains its socket would otherwise hold the close open forever. */
-        lws_set_timeout(conn->wsi, PENDING_TIMEOUT_CLOSE_SEND, NET_CLOSE_GRACE_SECONDS);
-        wake_lws(conn->server);
-    }
+    /* A peer that never drains its socket would otherwise hold the close open forever; the
+     * keepalive sweep enforces the deadline (net_stop has its own drain instead). */
+    if (with_deadline)
+        conn->close_deadline_ms = uv_now(conn->server->loop) + NET_CLOSE_GRACE_SECONDS * 1000u;
 }
 
 /* Appends to the outgoing queue; a full queue means a slow reader, which is dropped. */
@@ -654,8 +655,6 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
             on_ws_closed(&session->conn);
         }
         return 0;
-    case LWS_CALLBACK_EVENT_WAIT_CANCELLED: /* our own wake_lws() */
-        return 0;
     default:
         break;
     }
@@ -680,25 +679,31 @@ static void on_lag_timer(uv_timer_t *timer)
     server->lag_last_ns = now_ns;
 }
 
-/* Pings connections that have been quiet for ping_ms and drops those quiet for hangup_ms. */
+/* Pings connections that have been quiet for ping_ms, drops those quiet for hangup_ms and
+ * those whose net_close has outlived its deadline. */
 static void on_keepalive_timer(uv_timer_t *timer)
 {
     net_server *server = timer->data;
     uint64_t now = uv_now(server->loop);
 
-    net_conn *conn = server->conns;
-    while (conn) {
-        net_conn *next = conn->next; /* dropping never unlinks synchronously, but be safe */
+    for (net_conn *conn = server->conns; conn; conn = conn->next) {
+        /* dropping only shuts the socket down: the list stays intact while we walk it */
+        if (conn->dropped)
+            continue;
+        if (conn->closing) {
+            if (conn->close_deadline_ms && now >= conn->close_deadline_ms)
+                drop_connection(conn, "close did not complete in time");
+            continue;
+        }
         uint64_t quiet = now - conn->last_heard_ms;
-        if (!conn->closing && quiet >= server->hangup_ms) {
+        if (quiet >= server->hangup_ms) {
             server->metrics.idle_timeouts++;
             drop_connection(conn, "no answer to ping");
-        } else if (!conn->closing && !conn->ping_sent && quiet >= server->ping_ms) {
+        } else if (!conn->ping_sent && quiet >= server->ping_ms) {
             conn->ping_sent = true;
             conn->ping_due = true;
             lws_callback_on_writable(conn->wsi);
         }
-        conn = next;
     }
 }
 

@@ -258,6 +258,52 @@ static bool scenario_shutdown(harness *h)
     return true;
 }
 
+static void sleep_ms(int ms)
+{
+    struct timespec pause = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    nanosleep(&pause, NULL);
+}
+
+/* A net_close whose peer never reads or answers is cut off after its grace period (5 s),
+ * not before; meanwhile pings do not count against it. */
+static bool scenario_close_deadline(harness *h)
+{
+    ws_client *mute = open_client(h);
+    CLIENT_CHECK(h, mute != NULL, "connect mute");
+    CLIENT_CHECK(h, ws_client_send_text(mute, "flood:200:1000", 14) == WS_CLIENT_OK, "flood");
+    CLIENT_CHECK(h, ws_client_send_text(mute, "close:bye", 9) == WS_CLIENT_OK, "close");
+
+    sleep_ms(3000);
+    ws_client *probe = open_client(h);
+    CLIENT_CHECK(h, probe != NULL, "connect probe");
+    bool still_there = ask(h, probe, "count", "2");
+    ws_client_close(probe, 1000, TIMEOUT_MS);
+    if (!still_there)
+        return false;
+
+    sleep_ms(4500);
+    ws_client *last = open_client(h);
+    CLIENT_CHECK(h, last != NULL, "connect last");
+    bool gone = wait_count(h, last, "1");
+    ws_client_abort(mute);
+    if (!gone)
+        return false;
+    uv_async_send(&h->stop_request);
+    ws_message m;
+    CLIENT_CHECK(h, ws_client_recv(last, &m, TIMEOUT_MS) == WS_CLIENT_CLOSED, "no close");
+    ws_client_abort(last);
+    return true;
+}
+
+static void *deadline_client_thread(void *arg)
+{
+    harness *h = arg;
+    h->client_ok = scenario_close_deadline(h);
+    if (!h->client_ok)
+        uv_async_send(&h->stop_request);
+    return NULL;
+}
+
 static void *client_thread(void *arg)
 {
     harness *h = arg;
@@ -270,37 +316,54 @@ static void *client_thread(void *arg)
 
 /* ---- tests ------------------------------------------------------------------------------- */
 
+/* Runs one server with the test handlers until the client thread asks it to stop. */
+static void run_harness(harness *h, int ping_seconds, void *(*client)(void *))
+{
+    memset(h, 0, sizeof *h);
+    ck_assert_int_eq(uv_loop_init(&h->loop), 0);
+    uv_async_init(&h->loop, &h->stop_request, on_stop_request);
+    h->stop_request.data = h;
+
+    const net_handlers handlers = {h, on_open, on_message, on_close, write_metrics};
+    const net_config config = {.bind_address = "127.0.0.1",
+                               .port = 0,
+                               .web_root = web_root,
+                               .ping_seconds = ping_seconds};
+    h->net = net_start(&h->loop, &config, &handlers);
+    ck_assert(h->net != NULL);
+    h->port = net_port(h->net);
+    ck_assert_int_gt(h->port, 0);
+
+    pthread_t thread;
+    ck_assert_int_eq(pthread_create(&thread, NULL, client, h), 0);
+    uv_run(&h->loop, UV_RUN_DEFAULT);
+    pthread_join(thread, NULL);
+    ck_assert_msg(h->client_ok, "client: %s", h->client_failure);
+
+    /* by the time uv_run returns every connection has been closed and reported */
+    ck_assert_int_eq(h->opens, h->closes);
+    ck_assert_int_eq(h->sends_after_close_accepted, 0);
+    net_destroy(h->net);
+    uv_run(&h->loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&h->loop), 0);
+}
+
 START_TEST(test_application_contract_over_real_sockets)
 {
     static harness h;
-    memset(&h, 0, sizeof h);
-    ck_assert_int_eq(uv_loop_init(&h.loop), 0);
-    uv_async_init(&h.loop, &h.stop_request, on_stop_request);
-    h.stop_request.data = &h;
-
-    const net_handlers handlers = {&h, on_open, on_message, on_close, write_metrics};
-    const net_config config = {.bind_address = "127.0.0.1", .port = 0, .web_root = web_root};
-    h.net = net_start(&h.loop, &config, &handlers);
-    ck_assert(h.net != NULL);
-    h.port = net_port(h.net);
-    ck_assert_int_gt(h.port, 0);
-
-    pthread_t thread;
-    ck_assert_int_eq(pthread_create(&thread, NULL, client_thread, &h), 0);
-    uv_run(&h.loop, UV_RUN_DEFAULT);
-    pthread_join(thread, NULL);
-    ck_assert_msg(h.client_ok, "client: %s", h.client_failure);
-
-    /* by the time uv_run returns every connection has been closed and reported */
+    run_harness(&h, 0, client_thread);
     ck_assert_int_eq(h.opens, 4);
-    ck_assert_int_eq(h.closes, 4);
-    ck_assert_int_eq(h.sends_after_close_accepted, 0);
     ck_assert_int_eq(h.flood_accepted, QUEUE_BOUND / 1000); /* 262 whole replies fit */
     ck_assert_int_eq(h.flood_refused, 400 - QUEUE_BOUND / 1000);
+}
+END_TEST
 
-    net_destroy(h.net);
-    uv_run(&h.loop, UV_RUN_DEFAULT);
-    ck_assert_int_eq(uv_loop_close(&h.loop), 0);
+START_TEST(test_close_that_cannot_complete_is_cut_after_its_grace)
+{
+    static harness h;
+    run_harness(&h, 1, deadline_client_thread);
+    ck_assert_int_eq(h.opens, 3);
+    ck_assert_int_eq(h.flood_refused, 0); /* 200 KB fit the queue: not a slow-reader drop */
 }
 END_TEST
 
@@ -339,6 +402,7 @@ int main(int argc, char **argv)
     TCase *api = tcase_create("api");
     tcase_set_timeout(api, 60);
     tcase_add_test(api, test_application_contract_over_real_sockets);
+    tcase_add_test(api, test_close_that_cannot_complete_is_cut_after_its_grace);
     tcase_add_test(api, test_busy_port_returns_null_and_leaves_the_loop_closable);
     suite_add_tcase(suite, api);
 
