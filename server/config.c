@@ -46,6 +46,14 @@ static const flag_spec flags[] = {
      "seconds a seat has to act before a bot plays for it"},
     {"reconnect-seconds", 0, FLAG_INT, offsetof(config, reconnect_seconds), 0, 86400, "N",
      "seconds a disconnected player's seat is held"},
+    {"bot-delay-ms", 0, FLAG_INT, offsetof(config, bot_delay_ms), 0, 60000, "MS",
+     "pause before a bot acts, so people can follow the play"},
+    {"next-hand-seconds", 0, FLAG_INT, offsetof(config, next_hand_seconds), 0, 600, "N",
+     "pause between hands unless every seated player is ready"},
+    {"empty-table-seconds", 0, FLAG_INT, offsetof(config, empty_table_seconds), 1, 86400, "N",
+     "a table with nobody connected closes after N s"},
+    {"max-tables", 0, FLAG_INT, offsetof(config, max_tables), 1, 1000000, "N",
+     "open tables at most"},
     {"ping-seconds", 0, FLAG_INT, offsetof(config, ping_seconds), 1, 3600, "N",
      "idle WebSocket is pinged after N s and dropped after ~2N s of silence"},
     {"help", 'h', FLAG_HELP, 0, 0, 0, NULL, "show this help and exit"},
@@ -64,6 +72,10 @@ void config_set_defaults(config *cfg)
     cfg->turn_seconds = 30;
     cfg->reconnect_seconds = 120;
     cfg->ping_seconds = 30;
+    cfg->bot_delay_ms = 700;
+    cfg->next_hand_seconds = 10;
+    cfg->empty_table_seconds = 60;
+    cfg->max_tables = 10000;
 }
 
 const char *config_version(void)

@@ -24,6 +24,10 @@ typedef struct config {
     int turn_seconds;         /* --turn-seconds: time a seat has to act */
     int reconnect_seconds;    /* --reconnect-seconds: how long a dropped seat is kept */
     int ping_seconds;         /* --ping-seconds: idle WebSocket gets a ping after this */
+    int bot_delay_ms;         /* --bot-delay-ms: a bot's pause before acting */
+    int next_hand_seconds;    /* --next-hand-seconds: pause between hands */
+    int empty_table_seconds;  /* --empty-table-seconds: an unattended table closes after this */
+    int max_tables;           /* --max-tables: open tables at most */
 } config;
 
 typedef enum config_status {

@@ -12,6 +12,7 @@
 #include <uv.h>
 
 #include "config.h"
+#include "lobby.h"
 #include "log.h"
 #include "net.h"
 
@@ -20,32 +21,10 @@ typedef struct app {
     uv_signal_t sigint;
     uv_signal_t sigterm;
     net_server *net;
+    lobby *lobby;
     bool stopping;
 } app;
 
-/* ==== PLACEHOLDER: replaced by the lobby =====================================================
- * Until the lobby exists every text message gets the same error, so that the network layer
- * can be run and tested end to end. */
-
-static void placeholder_on_message(void *ctx, net_conn *conn, const char *text, size_t len)
-{
-    static const char reply[] = "{\"type\":\"error\",\"code\":\"not_ready\","
-                                "\"message\":\"the lobby is not open yet\"}";
-    (void)ctx;
-    (void)text;
-    (void)len;
-    net_send(conn, reply, sizeof reply - 1);
-}
-
-static const net_handlers placeholder_handlers = {
-    .ctx = NULL,
-    .on_open = NULL,
-    .on_message = placeholder_on_message,
-    .on_close = NULL,
-    .write_metrics = NULL,
-};
-
-/* ==== END PLACEHOLDER ======================================================================= */
 
 /* Lets one process hold as many sockets as the hard limit allows (DESIGN.md: Scale). */
 static void raise_open_file_limit(void)
@@ -77,6 +56,7 @@ static void on_signal(uv_signal_t *handle, int signum)
         return;
     a->stopping = true;
     log_info("received %s, shutting down", signum == SIGINT ? "SIGINT" : "SIGTERM");
+    lobby_shutdown(a->lobby);
     net_stop(a->net);
     uv_close((uv_handle_t *)&a->sigint, NULL);
     uv_close((uv_handle_t *)&a->sigterm, NULL);
@@ -136,13 +116,30 @@ static int serve(const config *cfg)
         .web_root = cfg->web_root,
         .ping_seconds = cfg->ping_seconds,
     };
-    a.net = net_start(&a.loop, &net_cfg, &placeholder_handlers);
+    lobby_config lobby_cfg = lobby_config_default();
+    lobby_cfg.turn_seconds = cfg->turn_seconds;
+    lobby_cfg.reconnect_seconds = cfg->reconnect_seconds;
+    lobby_cfg.bot_delay_ms = cfg->bot_delay_ms;
+    lobby_cfg.next_hand_ms = cfg->next_hand_seconds * 1000;
+    lobby_cfg.empty_close_ms = cfg->empty_table_seconds * 1000;
+    lobby_cfg.max_tables = cfg->max_tables;
+    a.lobby = lobby_create(&a.loop, &lobby_cfg);
+    if (a.lobby == NULL) {
+        log_error("cannot start the lobby");
+        close_loop(&a);
+        return 1;
+    }
+    net_handlers handlers = lobby_handlers(a.lobby);
+    a.net = net_start(&a.loop, &net_cfg, &handlers);
     if (!a.net) {
+        lobby_shutdown(a.lobby);
+        lobby_destroy(a.lobby);
         close_loop(&a);
         return 1;
     }
     if (!start_signals(&a)) {
         log_error("cannot watch SIGINT and SIGTERM");
+        lobby_shutdown(a.lobby);
         net_stop(a.net);
         a.stopping = true;
     }
@@ -154,6 +151,8 @@ static int serve(const config *cfg)
     uv_run(&a.loop, UV_RUN_DEFAULT);
     net_destroy(a.net);
     a.net = NULL;
+    lobby_destroy(a.lobby);
+    a.lobby = NULL;
     int rc = close_loop(&a);
     log_info("stopped");
     return rc == 0 ? 0 : 1;

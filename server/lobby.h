@@ -1,0 +1,45 @@
+/*
+ * lobby — the server's application: it turns WebSocket connections into players, decodes every
+ * client message (protocol/proto), keeps the list of tables and hands each command to its room.
+ *
+ * It is the net_handlers of the network layer. Every message is rate limited per connection and
+ * validated before it touches a table; a refused message gets an error reply with a stable code
+ * and changes nothing. Players who drop keep their identity (and seats) for the reconnection grace
+ * period and resume with the token they were given.
+ */
+#ifndef LOBBY_H
+#define LOBBY_H
+
+#include <uv.h>
+
+#include "net.h"
+
+typedef struct lobby lobby;
+
+typedef struct lobby_config {
+    int turn_seconds;       /* default turn timer of a new table */
+    int reconnect_seconds;  /* how long a dropped player keeps seats and identity */
+    int bot_delay_ms;       /* a bot's pause before acting */
+    int next_hand_ms;       /* pause between hands unless every seated person is ready */
+    int empty_close_ms;     /* a table with nobody connected closes after this */
+    int max_tables;         /* open tables at most */
+    double rate_per_second; /* messages a connection may send on average */
+    double rate_burst;      /* and in a burst */
+} lobby_config;
+
+/* Defaults: 30 s turns, 120 s reconnection, 700 ms bots, 10 s between hands, 60 s empty close,
+ * 10,000 tables, 20 messages/s with bursts of 40. */
+lobby_config lobby_config_default(void);
+
+lobby *lobby_create(uv_loop_t *loop, const lobby_config *config);
+
+/* The callbacks to give net_start. */
+net_handlers lobby_handlers(lobby *l);
+
+/* Tells every client the server is stopping and closes every table (before net_stop). */
+void lobby_shutdown(lobby *l);
+
+/* Frees everything; the network layer must be gone (after net_destroy), the loop still open. */
+void lobby_destroy(lobby *l);
+
+#endif

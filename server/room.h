@@ -1,0 +1,78 @@
+/*
+ * room — one table: its game and rule options, its code, host, four seats (a player, a bot or
+ * empty), spectators, the hand being played and what carries from hand to hand (banker,
+ * multiplier, scores). It decides whose turn it is, runs the turn timer and the bots, and sends
+ * every member its own view of each event, numbered by the table's sequence.
+ *
+ * Game-agnostic: the game is reached only through game_ops. Every function here runs on the
+ * loop thread. Commands return NULL when done, or a stable error code with a sentence in msg,
+ * and change nothing when refused.
+ */
+#ifndef ROOM_H
+#define ROOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <uv.h>
+
+#include "game.h"
+#include "player.h"
+
+typedef struct room room;
+
+typedef struct room_env {
+    void *ctx;
+    uv_loop_t *loop;
+    /* Sends text to the player's connection, if it has one. */
+    void (*send)(void *ctx, player *p, const char *text, size_t len);
+    /* The room has closed itself (nobody left); the owner destroys it. */
+    void (*closed)(void *ctx, room *r);
+    /* The player's membership of this room ended (left or gone) and p->rooms no longer lists it;
+     * the owner may free a player with no connection and no rooms. */
+    void (*member_left)(void *ctx, room *r, player *p);
+    int bot_delay_ms;        /* a bot's pause before acting, so people can follow */
+    int next_hand_ms;        /* pause between hands unless everyone is ready */
+    int empty_close_ms;      /* a table with nobody connected closes after this */
+} room_env;
+
+typedef enum { ROOM_WAITING = 0, ROOM_PLAYING, ROOM_BETWEEN_HANDS, ROOM_CLOSED } room_state;
+
+room *room_create(const room_env *env, const game_ops *game, json_t *options, bool is_public, int turn_seconds,
+                  const char *code, uint64_t seed);
+/* Frees everything; members are not told (see room_close). */
+void room_destroy(room *r);
+/* Tells every member the table is closing and ends every membership. */
+void room_close(room *r, const char *why);
+
+const char *room_code(const room *r);
+bool room_is_public(const room *r);
+room_state room_get_state(const room *r);
+size_t room_member_count(const room *r);
+/* The lobby's summary of the table. */
+json_t *room_summary(const room *r);
+
+/* Joins the player (as a spectator, or straight into `seat` when seat >= 0) and sends a snapshot. */
+const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg, size_t msg_size);
+const char *room_leave(room *r, player *p, char *msg, size_t msg_size);
+const char *room_take_seat(room *r, player *p, int seat, char *msg, size_t msg_size);
+const char *room_leave_seat(room *r, player *p, char *msg, size_t msg_size);
+const char *room_add_bot(room *r, player *p, int seat, char *msg, size_t msg_size);
+const char *room_remove_bot(room *r, player *p, int seat, char *msg, size_t msg_size);
+const char *room_start(room *r, player *p, char *msg, size_t msg_size);
+const char *room_ready(room *r, player *p, char *msg, size_t msg_size);
+const char *room_act(room *r, player *p, const json_t *action, char *msg, size_t msg_size);
+const char *room_chat(room *r, player *p, const char *text, char *msg, size_t msg_size);
+
+/* The player's connection came or went; on coming back it is sent what it missed and a snapshot. */
+void room_player_connected(room *r, player *p, const json_t *id);
+void room_player_disconnected(room *r, player *p);
+/* The reconnection grace ran out: a bot plays the seat to the end of the hand, then it is freed. */
+void room_player_gone(room *r, player *p);
+
+/* For /metrics. */
+uint64_t room_hands_played(const room *r);
+
+#endif

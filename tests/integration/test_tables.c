@@ -1,0 +1,435 @@
+/*
+ * Tables over real WebSockets against the real teahouse binary: a private table with bots, four
+ * people at one table, reconnection mid-hand, the turn timer, bad messages, graceful shutdown.
+ * Every frame every client receives is checked for tiles it may not see (table_client).
+ *
+ * Usage: test_tables PATH_TO_TEAHOUSE WEB_ROOT
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "server_process.h"
+#include "table_client.h"
+
+static const char *binary;
+static const char *web_root;
+static server_process server;
+
+static void start_server(const char *bot_delay_ms)
+{
+    const char *args[] = {"--bot-delay-ms", bot_delay_ms, "--next-hand-seconds", "0",
+                          "--web-root", web_root, NULL};
+    ck_assert_msg(server_process_start(&server, binary, args, 10000), "the server did not start");
+}
+
+static void stop_server(void)
+{
+    int status = 0;
+    ck_assert(server_process_stop(&server, SIGTERM, 10000, &status));
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the server did not exit cleanly");
+    server_process_cleanup(&server);
+}
+
+static const char *type_of(const json_t *frame) { return json_string_value(json_object_get(frame, "type")); }
+
+static void connect_as(table_client *c, const char *name)
+{
+    ck_assert_msg(tc_connect(c, server.host, server.port, name, NULL), "%s could not connect", name);
+}
+
+/* Sends a table command and expects "ok". */
+static void command_ok(table_client *c, json_t *message)
+{
+    json_object_set_new(message, "code", json_string(c->code));
+    json_t *reply = tc_request(c, message, 5000);
+    ck_assert_ptr_nonnull(reply);
+    char *text = json_dumps(reply, JSON_COMPACT);
+    ck_assert_msg(strcmp(type_of(reply), "ok") == 0, "%s: %s", c->name, text);
+    free(text);
+    json_decref(reply);
+}
+
+/* Sends a message and expects an error with this code; returns nothing. */
+static void command_error(table_client *c, json_t *message, const char *code)
+{
+    json_t *reply = tc_request(c, message, 5000);
+    ck_assert_ptr_nonnull(reply);
+    char *text = json_dumps(reply, JSON_COMPACT);
+    ck_assert_msg(strcmp(type_of(reply), "error") == 0 && strcmp(json_string_value(json_object_get(reply, "code")), code) == 0,
+                  "want %s, got %s", code, text);
+    ck_assert_msg(json_string_length(json_object_get(reply, "message")) > 0, "no message: %s", text);
+    free(text);
+    json_decref(reply);
+}
+
+static void create_table(table_client *c, bool is_public, int turn_seconds)
+{
+    json_t *reply = tc_request(c,
+                               json_pack("{s:s, s:s, s:{}, s:b, s:i}", "type", "create_table", "game", "tiengow",
+                                         "options", "public", is_public, "turn_seconds", turn_seconds),
+                               5000);
+    ck_assert_ptr_nonnull(reply);
+    ck_assert_str_eq(type_of(reply), "snapshot");
+    snprintf(c->code, sizeof c->code, "%s", json_string_value(json_object_get(reply, "table")));
+    ck_assert_int_eq(strlen(c->code), 6);
+    ck_assert_int_eq(json_integer_value(json_object_get(reply, "seat")), 0);
+    json_decref(reply);
+}
+
+static void join(table_client *c, const char *code)
+{
+    snprintf(c->code, sizeof c->code, "%s", code);
+    json_t *reply = tc_request(c, json_pack("{s:s, s:s}", "type", "join_table", "code", code), 5000);
+    ck_assert_ptr_nonnull(reply);
+    ck_assert_str_eq(type_of(reply), "snapshot");
+    json_decref(reply);
+}
+
+static void add_bots(table_client *host, int from_seat)
+{
+    for (int s = from_seat; s < 4; s++)
+        command_ok(host, json_pack("{s:s, s:i}", "type", "add_bot", "seat", s));
+}
+
+static int64_t net_sum(const json_t *result)
+{
+    int64_t sum = 0;
+    for (int s = 0; s < 4; s++)
+        sum += json_integer_value(json_array_get(json_object_get(result, "net"), (size_t)s));
+    return sum;
+}
+
+START_TEST(test_private_table_with_three_bots_plays_whole_hands)
+{
+    start_server("0");
+    table_client a, watcher, other;
+    connect_as(&a, "Ah Ma");
+    create_table(&a, false, 30);
+    add_bots(&a, 1);
+    connect_as(&watcher, "Watcher");
+    join(&watcher, a.code);
+    command_ok(&a, json_pack("{s:s}", "type", "start"));
+    ck_assert_msg(tc_play_until(&a, 3, 30000, true), "three hands did not finish");
+    ck_assert_int_eq(net_sum(a.last_result), 0);
+    ck_assert(tc_play_until(&watcher, 3, 10000, false));
+    ck_assert_int_eq(a.leaks, 0);
+    ck_assert_int_eq(watcher.leaks, 0);
+    ck_assert_int_eq(watcher.seat, -1);
+
+    /* a private table is not listed, and a spectator cannot act */
+    connect_as(&other, "Other");
+    json_t *tables = tc_request(&other, json_pack("{s:s}", "type", "list_tables"), 5000);
+    ck_assert_str_eq(type_of(tables), "tables");
+    ck_assert_int_eq(json_array_size(json_object_get(tables, "tables")), 0);
+    json_decref(tables);
+    command_error(&watcher, json_pack("{s:s, s:s, s:{s:[s]}}", "type", "act", "code", a.code, "action", "play", "6-6"),
+                  "not_seated");
+    tc_close(&a);
+    tc_close(&watcher);
+    tc_close(&other);
+    stop_server();
+}
+END_TEST
+
+START_TEST(test_four_people_join_by_code_and_play_a_hand)
+{
+    start_server("0");
+    table_client p[4];
+    const char *names[] = {"East", "South", "West", "North"};
+    connect_as(&p[0], names[0]);
+    create_table(&p[0], true, 30);
+    for (int i = 1; i < 4; i++) {
+        connect_as(&p[i], names[i]);
+        /* codes are case-insensitive */
+        char lower[8];
+        for (int k = 0; k < 7; k++)
+            lower[k] = (char)(p[0].code[k] >= 'A' && p[0].code[k] <= 'Z' ? p[0].code[k] + 32 : p[0].code[k]);
+        join(&p[i], lower);
+        snprintf(p[i].code, sizeof p[i].code, "%s", p[0].code);
+        command_ok(&p[i], json_pack("{s:s, s:i}", "type", "take_seat", "seat", i));
+    }
+    /* the public table is listed with its four seats taken */
+    json_t *tables = tc_request(&p[1], json_pack("{s:s}", "type", "list_tables"), 5000);
+    ck_assert_int_eq(json_array_size(json_object_get(tables, "tables")), 1);
+    json_decref(tables);
+    command_error(&p[1], json_pack("{s:s, s:s}", "type", "start", "code", p[0].code), "not_host");
+    command_ok(&p[0], json_pack("{s:s}", "type", "start"));
+    for (int waited = 0; waited < 30000; waited += 40) {
+        bool done = true;
+        for (int i = 0; i < 4; i++) {
+            tc_act_if_my_turn(&p[i], 2000);
+            json_decref(tc_next(&p[i], 10));
+            done = done && p[i].hands_over >= 1;
+        }
+        if (done)
+            break;
+    }
+    for (int i = 0; i < 4; i++) {
+        ck_assert_msg(p[i].hands_over >= 1, "%s did not see the hand end", names[i]);
+        ck_assert_int_eq(p[i].leaks, 0);
+        ck_assert_int_eq(p[i].seat, i);
+        ck_assert(json_equal(p[i].last_result, p[0].last_result));
+    }
+    ck_assert_int_eq(net_sum(p[0].last_result), 0);
+    for (int i = 0; i < 4; i++)
+        tc_close(&p[i]);
+    stop_server();
+}
+END_TEST
+
+START_TEST(test_a_dropped_player_resumes_with_its_token_mid_hand)
+{
+    start_server("300");
+    table_client a;
+    connect_as(&a, "Ah Ma");
+    create_table(&a, false, 30);
+    add_bots(&a, 1);
+    command_ok(&a, json_pack("{s:s}", "type", "start"));
+    json_decref(tc_next(&a, 200));
+    char token[80], code[8];
+    snprintf(token, sizeof token, "%s", a.token);
+    snprintf(code, sizeof code, "%s", a.code);
+    ws_client_abort(a.ws); /* the network drops */
+    a.ws = NULL;
+    tc_close(&a);
+    usleep(700 * 1000); /* the bots, and the bot covering seat 0, play on meanwhile */
+
+    table_client back;
+    ck_assert(tc_connect(&back, server.host, server.port, "Ah Ma", token));
+    snprintf(back.code, sizeof back.code, "%s", code);
+    bool saw_events = false, saw_snapshot = false;
+    for (int i = 0; i < 100 && !saw_snapshot; i++) {
+        json_t *frame = tc_next(&back, 100);
+        if (frame != NULL && strcmp(type_of(frame), "events") == 0)
+            saw_events = json_array_size(json_object_get(frame, "events")) > 0;
+        if (frame != NULL && strcmp(type_of(frame), "snapshot") == 0) {
+            saw_snapshot = true;
+            ck_assert_int_eq(json_integer_value(json_object_get(frame, "seat")), 0);
+            ck_assert(json_is_object(json_object_get(frame, "view")));
+        }
+        json_decref(frame);
+    }
+    ck_assert_msg(saw_events, "the resumed connection was not sent what it missed");
+    ck_assert_msg(saw_snapshot, "the resumed connection got no snapshot");
+    ck_assert(tc_play_until(&back, 1, 30000, true));
+    ck_assert_int_eq(back.leaks, 0);
+
+    /* a second connection for the same player replaces the first */
+    table_client twin;
+    ck_assert(tc_connect(&twin, server.host, server.port, "Ah Ma", token));
+    bool replaced = false;
+    for (int i = 0; i < 50 && !replaced; i++) {
+        json_t *frame = tc_next(&back, 100);
+        replaced = frame != NULL && strcmp(type_of(frame), "error") == 0 &&
+                   strcmp(json_string_value(json_object_get(frame, "code")), "replaced") == 0;
+        json_decref(frame);
+    }
+    ck_assert_msg(replaced, "the older connection was not told it was replaced");
+    tc_close(&back);
+    tc_close(&twin);
+    stop_server();
+}
+END_TEST
+
+START_TEST(test_the_bot_plays_for_a_seat_whose_turn_timer_runs_out)
+{
+    start_server("0");
+    table_client a;
+    connect_as(&a, "Slow");
+    create_table(&a, false, 5);
+    add_bots(&a, 1);
+    command_ok(&a, json_pack("{s:s}", "type", "start"));
+    bool by_bot = false;
+    for (int i = 0; i < 120 && !by_bot; i++) { /* up to 12 s; the timer is 5 s */
+        json_t *frame = tc_next(&a, 100);
+        json_t *event = json_object_get(frame, "event");
+        by_bot = json_is_true(json_object_get(event, "by_bot")) &&
+                 json_integer_value(json_object_get(event, "seat")) == 0;
+        json_decref(frame);
+    }
+    ck_assert_msg(by_bot, "seat 0's turn timer did not hand the turn to the bot");
+    ck_assert_int_eq(a.leaks, 0);
+    tc_close(&a);
+    stop_server();
+}
+END_TEST
+
+START_TEST(test_bad_messages_get_errors_and_change_nothing)
+{
+    start_server("0");
+    table_client a;
+    /* before hello */
+    char error[128];
+    ws_client *raw = ws_client_connect(server.host, server.port, "/ws", 5000, error, sizeof error);
+    ck_assert_ptr_nonnull(raw);
+    const char *before_hello = "{\"type\":\"list_tables\"}";
+    ws_client_send_text(raw, before_hello, strlen(before_hello));
+    ws_message m;
+    ck_assert_int_eq(ws_client_recv(raw, &m, 5000), WS_CLIENT_OK);
+    ck_assert_ptr_nonnull(strstr(m.data, "not_hello"));
+    const char *bad_version = "{\"type\":\"hello\",\"v\":9,\"name\":\"x\"}";
+    ws_client_send_text(raw, bad_version, strlen(bad_version));
+    ck_assert_int_eq(ws_client_recv(raw, &m, 5000), WS_CLIENT_OK);
+    ck_assert_ptr_nonnull(strstr(m.data, "unsupported_version"));
+    ws_client_close(raw, 1000, 1000);
+
+    connect_as(&a, "Host");
+    create_table(&a, false, 30);
+    add_bots(&a, 2);
+    /* a table that is not full does not start */
+    command_error(&a, json_pack("{s:s, s:s}", "type", "start", "code", a.code), "table_not_full");
+    command_ok(&a, json_pack("{s:s, s:i}", "type", "add_bot", "seat", 1));
+    command_error(&a, json_pack("{s:s, s:s, s:i}", "type", "add_bot", "code", a.code, "seat", 1), "seat_taken");
+    command_error(&a, json_pack("{s:s, s:s, s:i}", "type", "take_seat", "code", a.code, "seat", 2), "already_seated");
+    command_error(&a, json_pack("{s:s, s:s}", "type", "join_table", "code", "ZZZZZZ"), "no_such_table");
+    command_error(&a, json_pack("{s:s, s:s}", "type", "create_table", "game", "poker"), "unknown_game");
+    command_error(&a, json_pack("{s:s, s:s, s:{s:i}}", "type", "create_table", "game", "tiengow", "options",
+                                "qin_multiplier", 3),
+                  "bad_options");
+    command_error(&a, json_pack("{s:s, s:s}", "type", "fold", "code", a.code), "unknown_type");
+    command_error(&a, json_pack("{s:s, s:s, s:i}", "type", "take_seat", "code", a.code, "seat", 9), "bad_request");
+    command_error(&a, json_pack("{s:s, s:s, s:{s:[s]}}", "type", "act", "code", a.code, "action", "play", "6-6"),
+                  "no_hand");
+
+    command_ok(&a, json_pack("{s:s}", "type", "start"));
+    /* wait until it is seat 0's turn (the bots have no pause) */
+    for (int i = 0; i < 100; i++) {
+        json_decref(tc_next(&a, 50));
+        if (a.last_view && json_integer_value(json_object_get(a.last_view, "to_act")) == 0 &&
+            json_is_object(json_object_get(a.last_view, "legal")))
+            break;
+    }
+    json_t *before = json_deep_copy(a.last_view);
+    ck_assert(json_is_object(json_object_get(before, "legal")));
+    const char *cases[][2] = {
+        {"{\"type\":\"act\",\"code\":\"%s\",\"action\":{\"play\":[\"9-9\"]}}", "bad_request"},
+        {"{\"type\":\"act\",\"code\":\"%s\",\"action\":{\"play\":[]}}", "wrong_count"},
+        {"{\"type\":\"act\",\"code\":\"%s\",\"action\":{\"pass\":true}}", "bad_request"},
+        {"{\"type\":\"act\",\"code\":\"%s\",\"action\":{\"seat\":1,\"play\":[\"6-6\"]}}", "bad_request"},
+        {"{\"type\":\"act\",\"code\":\"%s\",\"action\":{\"play\":[\"6-6\"]},\"extra\":1}", "bad_request"},
+        {"{\"type\":\"leave_seat\",\"code\":\"%s\"}", "hand_in_progress"},
+        {"not json at all %s", "bad_json"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, cases[i][0], a.code);
+        ws_client_send_text(a.ws, text, strlen(text));
+        bool got = false;
+        for (int k = 0; k < 50 && !got; k++) {
+            json_t *frame = tc_next(&a, 100);
+            if (frame != NULL && strcmp(type_of(frame), "error") == 0) {
+                ck_assert_msg(strcmp(json_string_value(json_object_get(frame, "code")), cases[i][1]) == 0,
+                              "%s: got %s", text, json_string_value(json_object_get(frame, "code")));
+                got = true;
+            }
+            json_decref(frame);
+        }
+        ck_assert_msg(got, "no error for %s", text);
+    }
+    /* a tile not held, a discard by the leader, or a non-combination: refused by the engine */
+    json_t *hand = json_object_get(before, "hand");
+    bool leading = json_is_null(json_object_get(json_object_get(before, "legal"), "discard"));
+    if (leading)
+        command_error(&a, json_pack("{s:s, s:s, s:{s:[O]}}", "type", "act", "code", a.code, "action", "discard",
+                                    json_array_get(hand, 0)),
+                      "leader_must_play");
+    /* nothing changed: the view is what it was */
+    json_t *snapshot = tc_request(&a, json_pack("{s:s, s:s}", "type", "join_table", "code", a.code), 5000);
+    ck_assert(json_equal(json_object_get(snapshot, "view"), before));
+    json_decref(snapshot);
+    json_decref(before);
+
+    /* an oversized frame is refused and the connection still works */
+    size_t big = 17 * 1024;
+    char *huge = malloc(big + 1);
+    memset(huge, 'x', big);
+    huge[big] = '\0';
+    ws_client_send_text(a.ws, huge, big);
+    free(huge);
+    bool too_large = false;
+    for (int k = 0; k < 50 && !too_large; k++) {
+        json_t *frame = tc_next(&a, 100);
+        too_large = frame != NULL && strcmp(json_string_value(json_object_get(frame, "code")), "too_large") == 0;
+        json_decref(frame);
+    }
+    ck_assert(too_large);
+
+    /* a flood is rate limited */
+    table_client flood;
+    connect_as(&flood, "Flood");
+    const char *ping = "{\"type\":\"ping\"}";
+    for (int i = 0; i < 120; i++)
+        ws_client_send_text(flood.ws, ping, strlen(ping));
+    int limited = 0;
+    for (int k = 0; k < 200; k++) {
+        json_t *frame = tc_next(&flood, 20);
+        if (frame != NULL && json_object_get(frame, "code") != NULL &&
+            strcmp(json_string_value(json_object_get(frame, "code")), "rate_limited") == 0)
+            limited++;
+        json_decref(frame);
+    }
+    ck_assert_int_gt(limited, 0);
+    ck_assert_int_eq(a.leaks, 0);
+    tc_close(&flood);
+    tc_close(&a);
+    stop_server();
+}
+END_TEST
+
+START_TEST(test_sigterm_mid_hand_tells_clients_and_exits_cleanly)
+{
+    start_server("500");
+    table_client a;
+    connect_as(&a, "Ah Ma");
+    create_table(&a, false, 30);
+    add_bots(&a, 1);
+    command_ok(&a, json_pack("{s:s}", "type", "start"));
+    json_decref(tc_next(&a, 200));
+    kill(server.pid, SIGTERM);
+    bool told = false;
+    for (int k = 0; k < 50 && !told; k++) {
+        json_t *frame = tc_next(&a, 100);
+        const char *code = json_string_value(json_object_get(frame, "code"));
+        const char *kind = json_string_value(json_object_get(json_object_get(frame, "event"), "kind"));
+        told = (code != NULL && strcmp(code, "shutting_down") == 0) || (kind != NULL && strcmp(kind, "closing") == 0);
+        json_decref(frame);
+    }
+    ck_assert_msg(told, "the client was not told the server is stopping");
+    int status = 0;
+    ck_assert(server_process_wait(&server, 10000, &status));
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    server_process_cleanup(&server);
+    tc_close(&a);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s PATH_TO_TEAHOUSE WEB_ROOT\n", argv[0]);
+        return 2;
+    }
+    binary = argv[1];
+    web_root = argv[2];
+    signal(SIGPIPE, SIG_IGN);
+    Suite *s = suite_create("tables");
+    TCase *tc = tcase_create("tables");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_private_table_with_three_bots_plays_whole_hands);
+    tcase_add_test(tc, test_four_people_join_by_code_and_play_a_hand);
+    tcase_add_test(tc, test_a_dropped_player_resumes_with_its_token_mid_hand);
+    tcase_add_test(tc, test_the_bot_plays_for_a_seat_whose_turn_timer_runs_out);
+    tcase_add_test(tc, test_bad_messages_get_errors_and_change_nothing);
+    tcase_add_test(tc, test_sigterm_mid_hand_tells_clients_and_exits_cleanly);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
