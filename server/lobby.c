@@ -51,6 +51,7 @@ struct lobby {
     size_t n_players;
     uint64_t messages_total;
     uint64_t actions_total;
+    uint64_t hands_of_closed_tables; /* so the hands counter never goes down */
     struct {
         const char *code;
         uint64_t count;
@@ -217,6 +218,7 @@ static void remove_room(lobby *l, room *r)
             *link = dead->next;
             free(dead);
             l->n_rooms--;
+            l->hands_of_closed_tables += room_hands_played(r);
             room_destroy(r);
             return;
         }
@@ -449,7 +451,7 @@ static void write_metrics(void *ctx, char *buf, size_t cap, size_t *len)
 {
     lobby *l = ctx;
     size_t states[4] = {0};
-    uint64_t hands = 0;
+    uint64_t hands = l->hands_of_closed_tables;
     for (room_node *n = l->rooms; n != NULL; n = n->next) {
         states[room_get_state(n->r)]++;
         hands += room_hands_played(n->r);
@@ -465,7 +467,7 @@ static void write_metrics(void *ctx, char *buf, size_t cap, size_t *len)
     for (int s = 0; s < 4; s++)
         APPEND("teahouse_tables{state=\"%s\"} %zu\n", STATES[s], states[s]);
     APPEND("# TYPE teahouse_players gauge\nteahouse_players %zu\n", l->n_players);
-    APPEND("# TYPE teahouse_hands_played gauge\nteahouse_hands_played %llu\n", (unsigned long long)hands);
+    APPEND("# TYPE teahouse_hands_played_total counter\nteahouse_hands_played_total %llu\n", (unsigned long long)hands);
     APPEND("# TYPE teahouse_actions_total counter\nteahouse_actions_total %llu\n", (unsigned long long)l->actions_total);
     APPEND("# TYPE teahouse_client_messages_total counter\nteahouse_client_messages_total %llu\n",
            (unsigned long long)l->messages_total);
