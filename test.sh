@@ -6,6 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/deps.sh test
+# playwright-core for the browser tests, exactly as package-lock.json pins it (never a browser download)
+if [ -f package-lock.json ] && [ ! -d node_modules/playwright-core ]; then
+  npm ci --no-audit --no-fund
+fi
 
 dir=build-test
 opts=(--buildtype=debugoptimized -Dwerror=true)

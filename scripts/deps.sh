@@ -5,7 +5,7 @@ set -euo pipefail
 
 build_packages=(build-essential pkg-config meson ninja-build libuv1-dev libwebsockets-dev libjansson-dev
                 libsqlite3-dev libsodium-dev check)
-test_packages=()
+test_packages=(fonts-liberation fonts-wqy-zenhei)  # fonts so the browser shows Latin and Chinese text
 
 packages=("${build_packages[@]}")
 if [ "${1:-build}" = test ]; then
@@ -16,6 +16,13 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The browser tests need Node.js with npm and Debian's Chromium. A machine may already have a
+# Node.js from elsewhere (with its own npm): only install what no command provides.
+if [ "${1:-build}" = test ]; then
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing: ${missing[*]}"
   sudo=""
