@@ -11,6 +11,7 @@
 
 #include <uv.h>
 
+#include "admin_cli.h"
 #include "config.h"
 #include "lobby.h"
 #include "log.h"
@@ -162,6 +163,10 @@ int main(int argc, char **argv)
 {
     config cfg;
     char error[256];
+
+    /* `teahouse admin ...` is command-line administration (admin_cli.c), not the server. */
+    if (argc > 1 && strcmp(argv[1], "admin") == 0)
+        return admin_command(argc - 1, argv + 1);
 
     switch (config_parse(&cfg, argc, argv, error, sizeof error)) {
     case CONFIG_SHOW_HELP:

@@ -1,0 +1,284 @@
+/*
+ * store — what the house keeps on disk: players (guests and accounts), login sessions, tables
+ * (with the banker and streak multiplier they carry), hands as their seed, deal and ordered
+ * accepted actions, and the append-only, hash-chained ledger. The rooms and the lobby speak to it
+ * only through this header: no SQL crosses it, so another backend (PostgreSQL for several nodes,
+ * DESIGN.md: Scale) can implement the same functions without touching them.
+ *
+ * Threads. A store owns its database connection on a thread of its own; the loop never waits on
+ * disk. Every request below is made on the loop thread, copies what it needs, and is answered by
+ * its callback, run later on the loop thread (never from inside the request function). Requests
+ * are answered in the order they were made, except login and account creation, whose password
+ * hashing runs on libuv's thread pool so that it never holds up a hand's writes. The requests
+ * waiting when the store thread wakes are written in one transaction (group commit); each is
+ * atomic on its own, and a callback reporting STORE_OK means the data is committed: a client
+ * shown a result after that callback sees only what the database holds.
+ *
+ * A request function returns true when its callback will come (exactly once), false when the
+ * store is closing or memory ran out (then no callback). Bad input is answered through the
+ * callback, with STORE_INVALID and a sentence.
+ *
+ * Errors are values: a store_error holds a status with a stable name (store_status_name) and a
+ * sentence naming the file and what to do. A failed request has written nothing: the caller still
+ * holds the data, pauses (the rooms pause their tables) and may retry the same request.
+ *
+ * Ledger rows. Row ids run 1, 2, 3, … in the order written. Each row's hash is BLAKE2b-256
+ * (libsodium crypto_generichash, 32 bytes, no key), written as 64 lowercase hex digits, of this
+ * canonical text, one field a line, each line ending in "\n", integers in decimal:
+ *     teahouse-ledger-v1
+ *     id=<id>
+ *     table=<table id>
+ *     hand=<hand id>
+ *     player=<player id, or empty for a bot's seat>
+ *     seat=<seat>
+ *     units=<units>
+ *     reason=<reason: 1 to 32 bytes of UTF-8, no control characters>
+ *     balance=<the player's balance after the row, or empty for a bot's seat>
+ *     at=<milliseconds since the Unix epoch>
+ *     prev=<the previous row's hash; 64 zeros for row 1>
+ * The rows of one hand sum to zero and are written in the same transaction as the hand's end.
+ */
+#ifndef STORE_H
+#define STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <uv.h>
+
+#define STORE_SEATS 4
+#define STORE_SHORT_TEXT 33       /* game names, table codes, states, ledger reasons: 32 bytes + NUL */
+#define STORE_NAME_MAX 64         /* account names and nicknames, in bytes */
+#define STORE_PASSWORD_MIN 8
+#define STORE_PASSWORD_MAX 1024
+#define STORE_TOKEN_SIZE 44       /* a session token: 43 characters of URL-safe base64 + NUL */
+#define STORE_HASH_HEX 65         /* a ledger hash: 64 hex digits + NUL */
+#define STORE_MESSAGE_SIZE 512
+
+typedef enum store_status {
+    STORE_OK = 0,
+    STORE_NOT_FOUND,    /* no such player, account, session (or it expired), table or hand */
+    STORE_CONFLICT,     /* taken: an account name, an open table's code, a hand's action number */
+    STORE_INVALID,      /* the request itself is wrong (too long, not zero-sum, hand over, …) */
+    STORE_BAD_LOGIN,    /* wrong account name or password (which one is not said) */
+    STORE_BUSY,         /* the database is locked by another process */
+    STORE_CORRUPT,      /* the file is not a teahouse database, or it is damaged */
+    STORE_READONLY,     /* the file or its directory cannot be written, or cannot be opened */
+    STORE_FULL,         /* the disk is full, or the database reached its size limit */
+    STORE_IO,           /* another input/output error */
+    STORE_TOO_NEW,      /* the database was written by a newer teahouse */
+    STORE_CLOSED,       /* the store closed before the request could be done */
+    STORE_INTERNAL,     /* out of memory or a bug; the sentence says which */
+} store_status;
+
+typedef struct store_error {
+    store_status status;
+    char message[STORE_MESSAGE_SIZE];
+} store_error;
+
+/* "ok", "not_found", "conflict", "invalid", "bad_login", "busy", "corrupt", "readonly", "full",
+ * "io", "too_new", "closed", "internal": stable, the protocol may reuse them. */
+const char *store_status_name(store_status status);
+
+typedef enum store_durability {
+    /* WAL with synchronous=NORMAL: a commit survives the process dying; a power cut may lose the
+     * last commits before a checkpoint, never the database's consistency. The default. */
+    STORE_DURABILITY_NORMAL = 0,
+    /* synchronous=FULL: each (group) commit is on disk before its callbacks run. */
+    STORE_DURABILITY_FULL,
+} store_durability;
+
+typedef struct store_options {
+    store_durability durability;
+    int busy_timeout_ms;          /* how long to wait for another process's lock (default 5000) */
+    int64_t session_seconds;      /* a login's lifetime (default 30 days) */
+    int64_t max_pages;            /* if > 0, the database may not grow beyond this many pages (a quota) */
+    /* Milliseconds since the Unix epoch; NULL means the real clock. Called on the store thread
+     * (and from store_admin_* on the caller's), so it must be thread-safe. Tests set it. */
+    int64_t (*clock_ms)(void *clock_ctx);
+    void *clock_ctx;
+} store_options;
+
+store_options store_options_default(void);
+
+typedef struct store store;
+
+/* Opens (creating if need be) the database at path, applies the migrations it lacks (refusing a
+ * database newer than this binary) and starts the store thread. NULL options means the defaults.
+ * NULL on failure, with error filled. */
+store *store_open(uv_loop_t *loop, const char *path, const store_options *options, store_error *error);
+
+/* Writes everything already requested, answers those requests, stops the thread and closes the
+ * database. Callbacks of requests still hashing a password run later, on the loop, with
+ * STORE_CLOSED; the store's memory is released once the loop has run them and closed its handle,
+ * so keep running the loop after store_close (as with any libuv handle). NULL is a no-op. */
+void store_close(store *s);
+
+/* ---- Players, accounts, sessions ---- */
+
+typedef void (*store_done_cb)(void *ctx, const store_error *error);
+typedef void (*store_id_cb)(void *ctx, const store_error *error, int64_t id);
+
+typedef struct store_session {
+    int64_t player_id;
+    char nickname[STORE_NAME_MAX + 1];
+    char account_name[STORE_NAME_MAX + 1];
+    bool is_admin;
+    int64_t expires_at_ms;
+    char token[STORE_TOKEN_SIZE];  /* only in the answer to a login: give it to the client once */
+} store_session;
+
+typedef void (*store_session_cb)(void *ctx, const store_error *error, const store_session *session);
+
+/* A guest when player_id is 0 (answers the new id), otherwise renames that player and marks it
+ * seen (answers the same id). */
+bool store_player_save(store *s, int64_t player_id, const char *nickname, store_id_cb cb, void *ctx);
+
+/* A new account (name unique, case-insensitively for ASCII letters; the nickname starts as the
+ * name), or, when guest_id is not 0, that guest becomes the account and keeps its history.
+ * The password is hashed with argon2id (libsodium crypto_pwhash_str) and then forgotten. */
+bool store_account_create(store *s, const char *name, const char *password, int64_t guest_id, store_id_cb cb,
+                          void *ctx);
+
+/* Checks the password and opens a session: the answer carries the token, which is stored only as
+ * its hash and cannot be read back later. STORE_BAD_LOGIN for an unknown name or a wrong password
+ * alike, after the same work. */
+bool store_login(store *s, const char *name, const char *password, store_session_cb cb, void *ctx);
+
+/* The session of a token, with the player's current nickname and admin flag (token left empty).
+ * STORE_NOT_FOUND when unknown, logged out or expired. */
+bool store_session_lookup(store *s, const char *token, store_session_cb cb, void *ctx);
+
+/* Ends the session; STORE_NOT_FOUND if there was none. */
+bool store_logout(store *s, const char *token, store_done_cb cb, void *ctx);
+
+/* ---- Tables and hands ---- */
+
+typedef struct store_seat {
+    int64_t player_id;  /* 0 when empty or a bot */
+    bool bot;
+} store_seat;
+
+typedef struct store_table {
+    int64_t id;                      /* 0 to create */
+    char game[STORE_SHORT_TEXT];     /* "tiengow" */
+    json_t *options;                 /* as game_ops.options_parse returned them */
+    int64_t host_player_id;          /* 0 when none */
+    char code[STORE_SHORT_TEXT];     /* unique among tables that are not closed */
+    bool is_public;
+    store_seat seats[STORE_SEATS];
+    char state[STORE_SHORT_TEXT];    /* the room's word for it; "closed" frees the code */
+    int banker;
+    uint32_t multiplier;
+    int64_t hands_played;
+} store_table;
+
+/* Creates the table when t->id is 0 (answers the new id), otherwise replaces every field of
+ * table t->id (answers the same id). The caller keeps t; options are borrowed. */
+bool store_table_save(store *s, const store_table *t, store_id_cb cb, void *ctx);
+
+typedef struct store_hand_start {
+    int64_t table_id;
+    int64_t number;      /* the table's hand number, from 1; unique within the table */
+    uint64_t seed;       /* the shuffle's seed: with the options, banker, multiplier and actions it rebuilds the hand */
+    const json_t *deal;  /* the deal, for the record and for admins */
+    int banker;
+    uint32_t multiplier;
+} store_hand_start;
+
+/* Records a hand's start; answers the hand id that its actions and its end refer to. */
+bool store_hand_begin(store *s, const store_hand_start *h, store_id_cb cb, void *ctx);
+
+/* Records the seat's accepted action as number seq of the hand (1, 2, 3, … with no gap: a
+ * repeated number is STORE_CONFLICT, a gap STORE_INVALID); the hand must not be over. */
+bool store_action_append(store *s, int64_t hand_id, int64_t seq, int seat, const json_t *action, store_done_cb cb,
+                         void *ctx);
+
+typedef struct store_ledger_entry {
+    int64_t player_id;               /* 0 for a bot's seat */
+    int seat;
+    int64_t units;
+    char reason[STORE_SHORT_TEXT];   /* "settle", "he_zun" (賀尊), "quartet" (四大賀), "qin_zun" (擒尊), … */
+} store_ledger_entry;
+
+typedef struct store_hand_end {
+    int64_t hand_id;
+    /* The action that ended the hand (seq > 0), or seq 0 when none did (a natural hand). */
+    int64_t last_seq;
+    int last_seat;
+    const json_t *last_action;
+    const json_t *result;                  /* the game's result_json */
+    const store_ledger_entry *entries;     /* in the order to be written; must sum to zero */
+    size_t n_entries;
+    int next_banker;                       /* the table's banker and multiplier from now on */
+    uint32_t next_multiplier;
+} store_hand_end;
+
+/* Writes, all or nothing, in one transaction: the last action, the hand's result, its ledger
+ * rows (balances and hashes computed here), and the table's new banker and multiplier. */
+bool store_hand_finish(store *s, const store_hand_end *e, store_done_cb cb, void *ctx);
+
+/* ---- Recovery (start-up) ---- */
+
+typedef struct store_action {
+    int64_t seq;
+    int seat;
+    json_t *action;
+} store_action;
+
+typedef struct store_hand {
+    int64_t id;
+    int64_t number;
+    uint64_t seed;
+    json_t *deal;
+    int banker;
+    uint32_t multiplier;
+    store_action *actions;   /* in order: seq 1, 2, 3, … */
+    size_t n_actions;
+} store_hand;
+
+typedef struct store_open_table {
+    store_table table;       /* its options are owned by the recovery */
+    store_hand *hand;        /* the unfinished hand, or NULL between hands */
+} store_open_table;
+
+typedef struct store_recovery {
+    store_open_table *tables;   /* every table not closed, by id */
+    size_t n_tables;
+    size_t n_unfinished_hands;
+} store_recovery;
+
+/* Loads every table that is not closed, each with its unfinished hand and that hand's actions,
+ * waiting for the answer (for start-up, before the loop runs; safe at any time). */
+bool store_recover(store *s, store_recovery **out, store_error *error);
+void store_recovery_free(store_recovery *r);
+
+/* ---- Ledger verification ---- */
+
+typedef struct store_ledger_check {
+    bool ok;
+    int64_t rows_checked;
+    int64_t first_bad_row;     /* 0 when ok */
+    char why[160];             /* what is wrong with it: "hash does not match its fields", … */
+} store_ledger_check;
+
+typedef void (*store_verify_cb)(void *ctx, const store_error *error, const store_ledger_check *check);
+
+/* Checks the whole ledger on the thread pool, over a separate read-only connection (so writes go
+ * on): ids without gaps, each hash over its fields, each row's link to the previous hash, each
+ * player's balance, and that every hand sums to zero. Answers the first bad row. */
+bool store_ledger_verify(store *s, store_verify_cb cb, void *ctx);
+
+/* The same check, synchronous, on the database at path (for `teahouse admin verify`). */
+bool store_ledger_verify_path(const char *path, store_ledger_check *check, store_error *error);
+
+/* ---- Administration from the command line, never from the network ---- */
+
+/* Sets or clears the admin flag of the account `name`, on the database at path (migrating it
+ * first); works while a server has the database open. STORE_NOT_FOUND if there is no such
+ * account. */
+bool store_admin_set(const char *path, const char *name, bool is_admin, store_error *error);
+
+#endif

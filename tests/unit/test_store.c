@@ -1,0 +1,1242 @@
+/*
+ * store — the SQLite store through its public interface (store.h), checked against what is on
+ * disk through a connection of the test's own: players, accounts and passwords, sessions, tables,
+ * hands and their actions for recovery, the ledger (zero-sum, balances, hash chain, tampering),
+ * the all-or-nothing end of a hand, and bad conditions (locked, read-only, corrupt, full).
+ *
+ * Expected figures come from the rules of the store (store.h), worked by hand in each test.
+ */
+#include <check.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+#include <uv.h>
+
+#include "store.h"
+#include "store_ledger.h"
+#include "store_test_util.h"
+
+#define T0_MS INT64_C(1700000000000)
+
+/* ---- Fixture: a loop, a store on a scratch file, a fake clock ---- */
+
+static _Atomic int64_t fake_now_ms;
+static scratch_dir dir;
+static uv_loop_t loop;
+static store *st;
+
+static int64_t fake_clock(void *ctx)
+{
+    (void)ctx;
+    return atomic_load(&fake_now_ms);
+}
+
+static store_options test_options(void)
+{
+    store_options o = store_options_default();
+    o.clock_ms = fake_clock;
+    o.busy_timeout_ms = 200;
+    o.session_seconds = 3600;
+    return o;
+}
+
+static store *open_store(const store_options *o)
+{
+    store_error error;
+    store *s = store_open(&loop, dir.db, o, &error);
+    ck_assert_msg(s != NULL, "store_open: %s", error.message);
+    return s;
+}
+
+static void close_store(void)
+{
+    store_close(st);
+    st = NULL;
+    uv_run(&loop, UV_RUN_DEFAULT);
+}
+
+static void setup(void)
+{
+    atomic_store(&fake_now_ms, T0_MS);
+    scratch_make(&dir);
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    store_options o = test_options();
+    st = open_store(&o);
+}
+
+static void teardown(void)
+{
+    if (st != NULL)
+        close_store();
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    scratch_remove(&dir);
+}
+
+/* ---- Answers ---- */
+
+typedef struct answer {
+    bool called;
+    store_error error;
+    int64_t id;
+    bool has_session;
+    store_session session;
+    bool has_check;
+    store_ledger_check check;
+} answer;
+
+static void on_id(void *ctx, const store_error *error, int64_t id)
+{
+    answer *a = ctx;
+    a->called = true;
+    a->error = *error;
+    a->id = id;
+}
+
+static void on_done(void *ctx, const store_error *error)
+{
+    answer *a = ctx;
+    a->called = true;
+    a->error = *error;
+}
+
+static void on_session(void *ctx, const store_error *error, const store_session *session)
+{
+    answer *a = ctx;
+    a->called = true;
+    a->error = *error;
+    a->has_session = session != NULL;
+    if (session)
+        a->session = *session;
+}
+
+static void on_verify(void *ctx, const store_error *error, const store_ledger_check *check)
+{
+    answer *a = ctx;
+    a->called = true;
+    a->error = *error;
+    a->has_check = check != NULL;
+    if (check)
+        a->check = *check;
+}
+
+static void wait_for(answer *a)
+{
+    while (!a->called)
+        uv_run(&loop, UV_RUN_ONCE);
+}
+
+static void expect_ok(const answer *a)
+{
+    ck_assert_msg(a->error.status == STORE_OK, "%s: %s", store_status_name(a->error.status), a->error.message);
+}
+
+static void ok(answer a)
+{
+    expect_ok(&a);
+}
+
+/* ---- Shorthands (each waits for its answer) ---- */
+
+static int64_t guest(const char *nickname)
+{
+    answer a = {0};
+    ck_assert(store_player_save(st, 0, nickname, on_id, &a));
+    wait_for(&a);
+    expect_ok(&a);
+    return a.id;
+}
+
+static answer account(const char *name, const char *password, int64_t guest_id)
+{
+    answer a = {0};
+    ck_assert(store_account_create(st, name, password, guest_id, on_id, &a));
+    wait_for(&a);
+    return a;
+}
+
+static answer login(const char *name, const char *password)
+{
+    answer a = {0};
+    ck_assert(store_login(st, name, password, on_session, &a));
+    wait_for(&a);
+    return a;
+}
+
+static answer lookup(const char *token)
+{
+    answer a = {0};
+    ck_assert(store_session_lookup(st, token, on_session, &a));
+    wait_for(&a);
+    return a;
+}
+
+static store_table table_template(const char *code)
+{
+    store_table t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.game, sizeof t.game, "tiengow");
+    snprintf(t.code, sizeof t.code, "%s", code);
+    snprintf(t.state, sizeof t.state, "waiting");
+    t.banker = 0;
+    t.multiplier = 2;
+    return t;
+}
+
+static answer save_table(const store_table *t)
+{
+    answer a = {0};
+    ck_assert(store_table_save(st, t, on_id, &a));
+    wait_for(&a);
+    return a;
+}
+
+static int64_t new_table(const char *code)
+{
+    store_table t = table_template(code);
+    answer a = save_table(&t);
+    expect_ok(&a);
+    return a.id;
+}
+
+static answer begin_hand(int64_t table_id, int64_t number, uint64_t seed)
+{
+    json_t *deal = json_loads("[[1,2],[3,4],[5,6],[7,8]]", 0, NULL);
+    store_hand_start h = {.table_id = table_id, .number = number, .seed = seed, .deal = deal, .banker = 1,
+                          .multiplier = 2};
+    answer a = {0};
+    ck_assert(store_hand_begin(st, &h, on_id, &a));
+    json_decref(deal);
+    wait_for(&a);
+    return a;
+}
+
+static int64_t new_hand(int64_t table_id, int64_t number)
+{
+    answer a = begin_hand(table_id, number, 1000 + (uint64_t)number);
+    expect_ok(&a);
+    return a.id;
+}
+
+/* Action seq of a hand: {"play":[seq]} by seat (seq - 1) % 4. */
+static answer append(int64_t hand_id, int64_t seq)
+{
+    json_t *action = json_pack("{s:[I]}", "play", (json_int_t)seq);
+    answer a = {0};
+    ck_assert(store_action_append(st, hand_id, seq, (int)((seq - 1) % 4), action, on_done, &a));
+    json_decref(action);
+    wait_for(&a);
+    return a;
+}
+
+static store_ledger_entry entry(int64_t player_id, int seat, int64_t units, const char *reason)
+{
+    store_ledger_entry e = {.player_id = player_id, .seat = seat, .units = units};
+    snprintf(e.reason, sizeof e.reason, "%s", reason);
+    return e;
+}
+
+/* Ends a hand with last action seq (0: none), the entries, and banker/multiplier for the table. */
+static answer finish(int64_t hand_id, int64_t last_seq, const store_ledger_entry *entries, size_t n, int banker,
+                     uint32_t multiplier)
+{
+    json_t *last = json_pack("{s:[I]}", "play", (json_int_t)last_seq);
+    json_t *result = json_pack("{s:s}", "winner", "seat 0");
+    store_hand_end e = {.hand_id = hand_id, .last_seq = last_seq, .last_seat = (int)((last_seq + 3) % 4),
+                        .last_action = last, .result = result, .entries = entries, .n_entries = n,
+                        .next_banker = banker, .next_multiplier = multiplier};
+    answer a = {0};
+    ck_assert(store_hand_finish(st, &e, on_done, &a));
+    json_decref(last);
+    json_decref(result);
+    wait_for(&a);
+    return a;
+}
+
+static answer verify(void)
+{
+    answer a = {0};
+    ck_assert(store_ledger_verify(st, on_verify, &a));
+    wait_for(&a);
+    expect_ok(&a);
+    ck_assert(a.has_check);
+    return a;
+}
+
+static store_recovery *recover(void)
+{
+    store_recovery *r = NULL;
+    store_error error;
+    ck_assert_msg(store_recover(st, &r, &error), "store_recover: %s", error.message);
+    return r;
+}
+
+static long long on_disk(const char *sql)
+{
+    sqlite3 *db = db_open(dir.db);
+    long long value = db_int(db, sql);
+    sqlite3_close(db);
+    return value;
+}
+
+static void on_disk_exec(const char *sql)
+{
+    sqlite3 *db = db_open(dir.db);
+    db_exec(db, sql);
+    sqlite3_close(db);
+}
+
+/* ---- Players and accounts ---- */
+
+START_TEST(test_guest_gets_an_id_and_can_be_renamed)
+{
+    int64_t id = guest("Ah Wing");
+    ck_assert_int_gt(id, 0);
+    answer a = {0};
+    ck_assert(store_player_save(st, id, "Wing", on_id, &a));
+    wait_for(&a);
+    expect_ok(&a);
+    ck_assert_int_eq(a.id, id);
+    char nickname[64];
+    sqlite3 *db = db_open(dir.db);
+    db_text(db, "SELECT nickname FROM players", nickname, sizeof nickname);
+    ck_assert_str_eq(nickname, "Wing");
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM players"), 1);
+    sqlite3_close(db);
+
+    answer missing = {0};
+    ck_assert(store_player_save(st, id + 100, "Nobody", on_id, &missing));
+    wait_for(&missing);
+    ck_assert_int_eq(missing.error.status, STORE_NOT_FOUND);
+
+    answer bad = {0};
+    ck_assert(store_player_save(st, 0, "two\nlines", on_id, &bad));
+    wait_for(&bad);
+    ck_assert_int_eq(bad.error.status, STORE_INVALID);
+    ck_assert_int_eq(bad.id, 0);
+}
+END_TEST
+
+START_TEST(test_account_names_are_unique_ignoring_ascii_case)
+{
+    answer first = account("Mei", "plum blossom", 0);
+    expect_ok(&first);
+    answer second = account("mei", "another one", 0);
+    ck_assert_int_eq(second.error.status, STORE_CONFLICT);
+    ck_assert_ptr_nonnull(strstr(second.error.message, "taken"));
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players"), 1);
+}
+END_TEST
+
+START_TEST(test_password_shorter_than_eight_bytes_is_refused)
+{
+    answer a = account("Mei", "1234567", 0);
+    ck_assert_int_eq(a.error.status, STORE_INVALID);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players"), 0);
+    answer b = account("Mei", "12345678", 0);
+    expect_ok(&b);
+}
+END_TEST
+
+START_TEST(test_same_password_twice_gives_different_argon2id_hashes)
+{
+    ok(account("Mei", "same password", 0));
+    ok(account("Lan", "same password", 0));
+    char mei[256], lan[256];
+    sqlite3 *db = db_open(dir.db);
+    db_text(db, "SELECT password_hash FROM players WHERE account_name = 'Mei'", mei, sizeof mei);
+    db_text(db, "SELECT password_hash FROM players WHERE account_name = 'Lan'", lan, sizeof lan);
+    sqlite3_close(db);
+    ck_assert_str_ne(mei, lan); /* each hash has its own random salt */
+    ck_assert_int_eq(strncmp(mei, "$argon2id$", 10), 0);
+    ck_assert_int_eq(strncmp(lan, "$argon2id$", 10), 0);
+    ck_assert_ptr_null(strstr(mei, "same password"));
+    /* Both verify with libsodium itself: the hash is a standard argon2id string. */
+    ck_assert_int_eq(crypto_pwhash_str_verify(mei, "same password", 13), 0);
+    ck_assert_int_ne(crypto_pwhash_str_verify(mei, "same passworD", 13), 0);
+}
+END_TEST
+
+START_TEST(test_guest_becomes_an_account_and_keeps_its_id)
+{
+    int64_t id = guest("Ah Wing");
+    answer a = account("Wing", "jade dragon", id);
+    expect_ok(&a);
+    ck_assert_int_eq(a.id, id);
+    answer s = login("wing", "jade dragon");
+    expect_ok(&s);
+    ck_assert_int_eq(s.session.player_id, id);
+    ck_assert_str_eq(s.session.nickname, "Ah Wing");
+    ck_assert_str_eq(s.session.account_name, "Wing");
+    /* Already an account: it cannot be made one again. */
+    answer again = account("Other", "jade dragon", id);
+    ck_assert_int_eq(again.error.status, STORE_NOT_FOUND);
+}
+END_TEST
+
+/* ---- Login and sessions ---- */
+
+START_TEST(test_login_with_the_right_password_opens_a_session)
+{
+    answer created = account("Mei", "plum blossom", 0);
+    expect_ok(&created);
+    answer a = login("MEI", "plum blossom");
+    expect_ok(&a);
+    ck_assert(a.has_session);
+    ck_assert_int_eq(a.session.player_id, created.id);
+    ck_assert_uint_eq(strlen(a.session.token), 43); /* 32 random bytes in unpadded base64 */
+    ck_assert_int_eq(a.session.expires_at_ms, T0_MS + 3600 * 1000);
+    ck_assert(!a.session.is_admin);
+
+    answer b = lookup(a.session.token);
+    expect_ok(&b);
+    ck_assert_int_eq(b.session.player_id, created.id);
+    ck_assert_str_eq(b.session.account_name, "Mei");
+    ck_assert_str_eq(b.session.token, ""); /* given once, at login */
+
+    answer c = login("Mei", "plum blossom");
+    expect_ok(&c);
+    ck_assert_str_ne(c.session.token, a.session.token);
+}
+END_TEST
+
+START_TEST(test_wrong_password_and_unknown_name_are_refused_alike)
+{
+    ok(account("Mei", "plum blossom", 0));
+    answer wrong = login("Mei", "plum blossoms");
+    answer unknown = login("Lan", "plum blossom");
+    ck_assert_int_eq(wrong.error.status, STORE_BAD_LOGIN);
+    ck_assert_int_eq(unknown.error.status, STORE_BAD_LOGIN);
+    ck_assert_str_eq(wrong.error.message, unknown.error.message);
+    ck_assert(!wrong.has_session);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM sessions"), 0);
+}
+END_TEST
+
+static bool contains(const char *bytes, size_t n, const char *text)
+{
+    size_t len = strlen(text);
+    for (size_t i = 0; i + len <= n; i++)
+        if (memcmp(bytes + i, text, len) == 0)
+            return true;
+    return false;
+}
+
+START_TEST(test_session_token_is_stored_only_as_its_hash)
+{
+    ok(account("Mei", "plum blossom", 0));
+    answer a = login("Mei", "plum blossom");
+    expect_ok(&a);
+    char token[STORE_TOKEN_SIZE];
+    snprintf(token, sizeof token, "%s", a.session.token);
+
+    /* The stored key is BLAKE2b-256 of the token, as store.h says. */
+    unsigned char expected[32];
+    crypto_generichash(expected, sizeof expected, (const unsigned char *)token, strlen(token), NULL, 0);
+    sqlite3 *db = db_open(dir.db);
+    sqlite3_stmt *stmt = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT token_hash FROM sessions", -1, &stmt, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_bytes(stmt, 0), 32);
+    ck_assert_int_eq(memcmp(sqlite3_column_blob(stmt, 0), expected, 32), 0);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+
+    /* And the token itself is nowhere in the files. */
+    close_store();
+    const char *suffixes[] = {"", "-wal"};
+    for (size_t i = 0; i < 2; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s%s", dir.db, suffixes[i]);
+        FILE *f = fopen(path, "rb");
+        if (f == NULL)
+            continue;
+        static char bytes[1 << 22];
+        size_t n = fread(bytes, 1, sizeof bytes, f);
+        fclose(f);
+        ck_assert(!contains(bytes, n, token));
+    }
+}
+END_TEST
+
+START_TEST(test_session_expires_after_its_lifetime)
+{
+    ok(account("Mei", "plum blossom", 0));
+    answer a = login("Mei", "plum blossom");
+    expect_ok(&a);
+    atomic_store(&fake_now_ms, T0_MS + 3600 * 1000 - 1);
+    ok(lookup(a.session.token));
+    atomic_store(&fake_now_ms, T0_MS + 3600 * 1000);
+    answer late = lookup(a.session.token);
+    ck_assert_int_eq(late.error.status, STORE_NOT_FOUND);
+    ck_assert_ptr_nonnull(strstr(late.error.message, "expired"));
+    ck_assert(!late.has_session);
+
+    /* The next login sweeps the expired session away. */
+    ok(login("Mei", "plum blossom"));
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM sessions"), 1);
+}
+END_TEST
+
+START_TEST(test_logout_ends_the_session)
+{
+    ok(account("Mei", "plum blossom", 0));
+    answer a = login("Mei", "plum blossom");
+    expect_ok(&a);
+    answer out = {0};
+    ck_assert(store_logout(st, a.session.token, on_done, &out));
+    wait_for(&out);
+    expect_ok(&out);
+    ck_assert_int_eq(lookup(a.session.token).error.status, STORE_NOT_FOUND);
+    answer again = {0};
+    ck_assert(store_logout(st, a.session.token, on_done, &again));
+    wait_for(&again);
+    ck_assert_int_eq(again.error.status, STORE_NOT_FOUND);
+    ck_assert_int_eq(lookup("not a token").error.status, STORE_NOT_FOUND);
+}
+END_TEST
+
+START_TEST(test_admin_flag_is_granted_from_the_command_line_and_seen_by_sessions)
+{
+    ok(account("Mei", "plum blossom", 0));
+    guest("Lan");
+    answer a = login("Mei", "plum blossom");
+    expect_ok(&a);
+    ck_assert(!lookup(a.session.token).session.is_admin);
+
+    store_error error;
+    ck_assert_msg(store_admin_set(dir.db, "mei", true, &error), "%s", error.message);
+    ck_assert(lookup(a.session.token).session.is_admin);
+    ck_assert(store_admin_set(dir.db, "Mei", false, &error));
+    ck_assert(!lookup(a.session.token).session.is_admin);
+
+    ck_assert(!store_admin_set(dir.db, "Lan", true, &error)); /* a guest has no account */
+    ck_assert_int_eq(error.status, STORE_NOT_FOUND);
+    ck_assert_ptr_nonnull(strstr(error.message, "Lan"));
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players WHERE is_admin = 1"), 0);
+}
+END_TEST
+
+/* ---- Tables, hands, recovery ---- */
+
+START_TEST(test_open_tables_cannot_share_a_code_but_a_closed_one_frees_it)
+{
+    store_table t = table_template("ABCD");
+    answer first = save_table(&t);
+    expect_ok(&first);
+    answer clash = save_table(&t);
+    ck_assert_int_eq(clash.error.status, STORE_CONFLICT);
+    ck_assert_ptr_nonnull(strstr(clash.error.message, "ABCD"));
+
+    t.id = first.id;
+    snprintf(t.state, sizeof t.state, "closed");
+    ok(save_table(&t));
+    t.id = 0;
+    snprintf(t.state, sizeof t.state, "waiting");
+    answer reuse = save_table(&t);
+    expect_ok(&reuse);
+    ck_assert_int_ne(reuse.id, first.id);
+}
+END_TEST
+
+START_TEST(test_table_fields_come_back_in_recovery)
+{
+    int64_t host = guest("Host");
+    int64_t other = guest("Other");
+    store_table t = table_template("WXYZ");
+    t.options = json_pack("{s:b, s:i}", "wen_zun", 1, "stake", 5);
+    t.host_player_id = host;
+    t.is_public = true;
+    t.seats[0].player_id = host;
+    t.seats[1].bot = true;
+    t.seats[3].player_id = other;
+    t.banker = 3;
+    t.multiplier = 4;
+    t.hands_played = 7;
+    answer a = save_table(&t);
+    json_decref(t.options);
+    expect_ok(&a);
+
+    store_recovery *r = recover();
+    ck_assert_uint_eq(r->n_tables, 1);
+    const store_table *back = &r->tables[0].table;
+    ck_assert_int_eq(back->id, a.id);
+    ck_assert_str_eq(back->game, "tiengow");
+    ck_assert_str_eq(back->code, "WXYZ");
+    ck_assert_int_eq(json_integer_value(json_object_get(back->options, "stake")), 5);
+    ck_assert(json_is_true(json_object_get(back->options, "wen_zun")));
+    ck_assert_int_eq(back->host_player_id, host);
+    ck_assert(back->is_public);
+    ck_assert_int_eq(back->seats[0].player_id, host);
+    ck_assert(!back->seats[0].bot);
+    ck_assert(back->seats[1].bot);
+    ck_assert_int_eq(back->seats[2].player_id, 0);
+    ck_assert(!back->seats[2].bot);
+    ck_assert_int_eq(back->seats[3].player_id, other);
+    ck_assert_int_eq(back->banker, 3);
+    ck_assert_uint_eq(back->multiplier, 4);
+    ck_assert_int_eq(back->hands_played, 7);
+    ck_assert_ptr_null(r->tables[0].hand);
+    store_recovery_free(r);
+}
+END_TEST
+
+static void on_append_count(void *ctx, const store_error *error)
+{
+    int *ok = ctx;
+    if (error->status == STORE_OK)
+        (*ok)++;
+}
+
+START_TEST(test_a_hands_actions_come_back_in_order_for_recovery)
+{
+    int64_t table = new_table("ORDR");
+    answer begun = begin_hand(table, 1, UINT64_C(0xfedcba9876543210)); /* top bit set: survives INTEGER */
+    expect_ok(&begun);
+    int64_t hand = begun.id;
+    /* Requested back to back, so they are likely written in one batch; the order must hold. */
+    int acked = 0;
+    for (int64_t seq = 1; seq <= 30; seq++) {
+        json_t *action = json_pack("{s:[I]}", "play", (json_int_t)(seq * 7));
+        ck_assert(store_action_append(st, hand, seq, (int)(seq % 4), action, on_append_count, &acked));
+        json_decref(action);
+    }
+    while (acked < 30)
+        uv_run(&loop, UV_RUN_ONCE);
+
+    /* A finished hand and a closed table are not recovered. */
+    int64_t done_table = new_table("DONE");
+    int64_t done_hand = new_hand(done_table, 1);
+    ok(finish(done_hand, 0, NULL, 0, 2, 2));
+    store_table closed = table_template("SHUT");
+    snprintf(closed.state, sizeof closed.state, "closed");
+    ok(save_table(&closed));
+
+    store_recovery *r = recover();
+    ck_assert_uint_eq(r->n_tables, 2);
+    ck_assert_uint_eq(r->n_unfinished_hands, 1);
+    ck_assert_int_eq(r->tables[0].table.id, table);
+    ck_assert_ptr_null(r->tables[1].hand); /* DONE: between hands */
+    const store_hand *h = r->tables[0].hand;
+    ck_assert_ptr_nonnull(h);
+    ck_assert_int_eq(h->id, hand);
+    ck_assert_int_eq(h->number, 1);
+    ck_assert(h->seed == UINT64_C(0xfedcba9876543210));
+    ck_assert_int_eq(h->banker, 1);
+    ck_assert_uint_eq(h->multiplier, 2);
+    ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(h->deal, 3), 1)), 8);
+    ck_assert_uint_eq(h->n_actions, 30);
+    for (size_t i = 0; i < h->n_actions; i++) {
+        ck_assert_int_eq(h->actions[i].seq, (int64_t)i + 1);
+        ck_assert_int_eq(h->actions[i].seat, (int)((i + 1) % 4));
+        const json_t *tiles = json_object_get(h->actions[i].action, "play");
+        ck_assert_int_eq(json_integer_value(json_array_get(tiles, 0)), ((int64_t)i + 1) * 7);
+    }
+    ck_assert_int_eq(r->tables[0].table.hands_played, 1); /* a hand's start counts it */
+    store_recovery_free(r);
+}
+END_TEST
+
+START_TEST(test_action_numbers_follow_without_gap_or_repeat)
+{
+    int64_t hand = new_hand(new_table("SEQS"), 1);
+    ok(append(hand, 1));
+    answer repeat = append(hand, 1);
+    ck_assert_int_eq(repeat.error.status, STORE_CONFLICT);
+    answer gap = append(hand, 3);
+    ck_assert_int_eq(gap.error.status, STORE_INVALID);
+    ck_assert_ptr_nonnull(strstr(gap.error.message, "gap"));
+    answer unknown = append(hand + 50, 1);
+    ck_assert_int_eq(unknown.error.status, STORE_NOT_FOUND);
+    ok(append(hand, 2));
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT group_concat(seq) FROM hand_actions WHERE hand_id = %" PRId64, hand);
+    sqlite3 *db = db_open(dir.db);
+    char seqs[32];
+    db_text(db, sql, seqs, sizeof seqs);
+    sqlite3_close(db);
+    ck_assert_str_eq(seqs, "1,2");
+}
+END_TEST
+
+START_TEST(test_a_table_finishes_its_hand_before_starting_another)
+{
+    int64_t table = new_table("ONE1");
+    int64_t hand = new_hand(table, 1);
+    answer second = begin_hand(table, 2, 99);
+    ck_assert_int_eq(second.error.status, STORE_CONFLICT);
+    ok(finish(hand, 0, NULL, 0, 0, 2));
+    answer again = begin_hand(table, 1, 99);
+    ck_assert_int_eq(again.error.status, STORE_CONFLICT); /* hand numbers are unique per table */
+    ok(begin_hand(table, 2, 99));
+    ck_assert_int_eq(begin_hand(table + 40, 1, 99).error.status, STORE_NOT_FOUND);
+}
+END_TEST
+
+START_TEST(test_a_finished_hand_takes_no_more_actions)
+{
+    int64_t hand = new_hand(new_table("OVER"), 1);
+    ok(append(hand, 1));
+    ok(finish(hand, 2, NULL, 0, 0, 2));
+    answer late = append(hand, 3);
+    ck_assert_int_eq(late.error.status, STORE_INVALID);
+    ck_assert_ptr_nonnull(strstr(late.error.message, "over"));
+    answer twice = finish(hand, 0, NULL, 0, 0, 2);
+    ck_assert_int_eq(twice.error.status, STORE_INVALID);
+}
+END_TEST
+
+/* ---- The end of a hand and the ledger ---- */
+
+START_TEST(test_finishing_writes_the_last_action_result_ledger_and_banker)
+{
+    int64_t a = guest("A"), b = guest("B"), c = guest("C");
+    int64_t table = new_table("FINI");
+    int64_t hand = new_hand(table, 1);
+    ok(append(hand, 1));
+    /* Seat 0 wins 6 units from the three others (one of them a bot). */
+    const store_ledger_entry rows[] = {entry(a, 0, 6, "settle"), entry(b, 1, -2, "settle"), entry(c, 2, -2, "settle"),
+                                       entry(0, 3, -2, "settle")};
+    ok(finish(hand, 2, rows, 4, 3, 4));
+
+    sqlite3 *db = db_open(dir.db);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM hand_actions WHERE hand_id = %" PRId64, hand);
+    ck_assert_int_eq(db_int(db, sql), 2);
+    snprintf(sql, sizeof sql, "SELECT result IS NOT NULL AND finished_at = %" PRId64 " FROM hands WHERE id = %" PRId64,
+             T0_MS, hand);
+    ck_assert_int_eq(db_int(db, sql), 1);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger"), 4);
+    ck_assert_int_eq(db_int(db, "SELECT sum(units) FROM ledger"), 0);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger WHERE player_id IS NULL AND balance_after IS NULL"), 1);
+    snprintf(sql, sizeof sql, "SELECT banker * 100 + multiplier FROM game_tables WHERE id = %" PRId64, table);
+    ck_assert_int_eq(db_int(db, sql), 304);
+    sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(test_ledger_rows_that_do_not_sum_to_zero_are_refused)
+{
+    int64_t a = guest("A"), b = guest("B");
+    int64_t table = new_table("ZERO");
+    int64_t hand = new_hand(table, 1);
+    const store_ledger_entry rows[] = {entry(a, 0, 5, "settle"), entry(b, 1, -4, "settle")};
+    answer bad = finish(hand, 1, rows, 2, 1, 2);
+    ck_assert_int_eq(bad.error.status, STORE_INVALID);
+    ck_assert_ptr_nonnull(strstr(bad.error.message, "zero"));
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 0);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 0);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM hands WHERE finished_at IS NULL"), 1);
+}
+END_TEST
+
+START_TEST(test_each_row_carries_the_players_balance_after_it)
+{
+    int64_t a = guest("A"), b = guest("B"), c = guest("C"), d = guest("D");
+    int64_t table = new_table("BALS");
+    /* Hand 1: A wins 6 (2 from each); with a bonus row 賀尊 A collects 1 more from each. */
+    int64_t h1 = new_hand(table, 1);
+    const store_ledger_entry r1[] = {entry(a, 0, 6, "settle"),  entry(b, 1, -2, "settle"), entry(c, 2, -2, "settle"),
+                                     entry(d, 3, -2, "settle"), entry(a, 0, 3, "he_zun"),  entry(b, 1, -1, "he_zun"),
+                                     entry(c, 2, -1, "he_zun"), entry(d, 3, -1, "he_zun")};
+    ok(finish(h1, 0, r1, 8, 0, 2));
+    /* Hand 2: B wins 4 from A only. */
+    int64_t h2 = new_hand(table, 2);
+    const store_ledger_entry r2[] = {entry(b, 1, 4, "settle"), entry(a, 0, -4, "settle")};
+    ok(finish(h2, 0, r2, 2, 1, 2));
+
+    /* By hand: A 6, then 9, then 5; B -2, -3, then 1; C -2, -3; D -2, -3. */
+    sqlite3 *db = db_open(dir.db);
+    char sql[160], list[128];
+    const struct {
+        int64_t player;
+        const char *balances;
+    } expected[] = {{a, "6,9,5"}, {b, "-2,-3,1"}, {c, "-2,-3"}, {d, "-2,-3"}};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(sql, sizeof sql,
+                 "SELECT group_concat(balance_after) FROM (SELECT balance_after FROM ledger WHERE player_id = %" PRId64
+                 " ORDER BY id)",
+                 expected[i].player);
+        db_text(db, sql, list, sizeof list);
+        ck_assert_str_eq(list, expected[i].balances);
+    }
+    db_text(db, "SELECT group_concat(reason) FROM (SELECT reason FROM ledger WHERE hand_id = 1 ORDER BY id)", list,
+            sizeof list);
+    ck_assert_str_eq(list, "settle,settle,settle,settle,he_zun,he_zun,he_zun,he_zun");
+    sqlite3_close(db);
+}
+END_TEST
+
+/* Writes n hands of four rows (seat n % 4 wins 3, the others pay 1; seat 3 is a bot). */
+static void play_hands(int n)
+{
+    int64_t players[3] = {guest("A"), guest("B"), guest("C")};
+    int64_t table = new_table("PLAY");
+    for (int k = 1; k <= n; k++) {
+        int64_t hand = new_hand(table, k);
+        store_ledger_entry rows[4];
+        for (int seat = 0; seat < 4; seat++)
+            rows[seat] = entry(seat < 3 ? players[seat] : 0, seat, seat == k % 4 ? 3 : -1, "settle");
+        ok(finish(hand, 0, rows, 4, k % 4, 2));
+    }
+}
+
+START_TEST(test_hash_is_blake2b_of_the_documented_canonical_text)
+{
+    int64_t a = guest("A");
+    int64_t hand = new_hand(new_table("HASH"), 1);
+    const store_ledger_entry rows[] = {entry(a, 0, 3, "賀尊"), entry(0, 2, -3, "賀尊")};
+    ok(finish(hand, 0, rows, 2, 0, 2));
+
+    /* Row 1 and row 2 written out by hand from store.h. */
+    char text1[512], text2[512], hex1[65], hex2[65];
+    unsigned char digest[32];
+    snprintf(text1, sizeof text1,
+             "teahouse-ledger-v1\nid=1\ntable=1\nhand=%" PRId64 "\nplayer=%" PRId64
+             "\nseat=0\nunits=3\nreason=賀尊\nbalance=3\nat=%" PRId64 "\nprev=%s\n",
+             hand, a, T0_MS, STORE_LEDGER_ZERO_HASH);
+    crypto_generichash(digest, 32, (const unsigned char *)text1, strlen(text1), NULL, 0);
+    sodium_bin2hex(hex1, sizeof hex1, digest, 32);
+    snprintf(text2, sizeof text2,
+             "teahouse-ledger-v1\nid=2\ntable=1\nhand=%" PRId64
+             "\nplayer=\nseat=2\nunits=-3\nreason=賀尊\nbalance=\nat=%" PRId64 "\nprev=%s\n",
+             hand, T0_MS, hex1);
+    crypto_generichash(digest, 32, (const unsigned char *)text2, strlen(text2), NULL, 0);
+    sodium_bin2hex(hex2, sizeof hex2, digest, 32);
+
+    sqlite3 *db = db_open(dir.db);
+    char stored[80];
+    db_text(db, "SELECT hash FROM ledger WHERE id = 1", stored, sizeof stored);
+    ck_assert_str_eq(stored, hex1);
+    db_text(db, "SELECT prev_hash FROM ledger WHERE id = 2", stored, sizeof stored);
+    ck_assert_str_eq(stored, hex1);
+    db_text(db, "SELECT hash FROM ledger WHERE id = 2", stored, sizeof stored);
+    ck_assert_str_eq(stored, hex2);
+    sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(test_an_honest_ledger_verifies)
+{
+    play_hands(5);
+    answer a = verify();
+    ck_assert(a.check.ok);
+    ck_assert_int_eq(a.check.rows_checked, 20);
+    ck_assert_int_eq(a.check.first_bad_row, 0);
+
+    store_ledger_check check;
+    store_error error;
+    ck_assert_msg(store_ledger_verify_path(dir.db, &check, &error), "%s", error.message);
+    ck_assert(check.ok);
+    ck_assert_int_eq(check.rows_checked, 20);
+}
+END_TEST
+
+START_TEST(test_the_ledger_refuses_updates_and_deletes)
+{
+    play_hands(1);
+    sqlite3 *db = db_open(dir.db);
+    ck_assert_int_ne(sqlite3_exec(db, "UPDATE ledger SET units = 0 WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_ne(sqlite3_exec(db, "DELETE FROM ledger WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 4);
+}
+END_TEST
+
+static void remove_ledger_guards(void)
+{
+    on_disk_exec("DROP TRIGGER ledger_is_append_only_update; DROP TRIGGER ledger_is_append_only_delete;");
+}
+
+START_TEST(test_a_tampered_row_is_the_first_bad_row)
+{
+    play_hands(4);
+    remove_ledger_guards();
+    on_disk_exec("UPDATE ledger SET units = units + 1 WHERE id = 7");
+    answer a = verify();
+    ck_assert(!a.check.ok);
+    ck_assert_int_eq(a.check.first_bad_row, 7);
+    ck_assert_ptr_nonnull(strstr(a.check.why, "hash"));
+}
+END_TEST
+
+START_TEST(test_a_deleted_row_breaks_the_chain_at_the_next)
+{
+    play_hands(4);
+    remove_ledger_guards();
+    on_disk_exec("DELETE FROM ledger WHERE id = 10");
+    answer a = verify();
+    ck_assert(!a.check.ok);
+    ck_assert_int_eq(a.check.first_bad_row, 11);
+    ck_assert_ptr_nonnull(strstr(a.check.why, "missing"));
+}
+END_TEST
+
+START_TEST(test_a_rehashed_forgery_is_caught_by_the_hand_sum)
+{
+    /* A forger who recomputes the hash of the last row (a bot's, so no balance to fix) leaves the
+     * chain whole, but hand 3 (rows 9 to 12) no longer sums to zero. */
+    play_hands(3);
+    remove_ledger_guards();
+    sqlite3 *db = db_open(dir.db);
+    store_ledger_row row = {.id = 12, .is_bot = true, .seat = 3, .reason = "settle", .at_ms = T0_MS};
+    row.table_id = db_int(db, "SELECT table_id FROM ledger WHERE id = 12");
+    row.hand_id = db_int(db, "SELECT hand_id FROM ledger WHERE id = 12");
+    row.units = db_int(db, "SELECT units FROM ledger WHERE id = 12") - 5;
+    char prev[80], hash[STORE_HASH_HEX], sql[256];
+    db_text(db, "SELECT prev_hash FROM ledger WHERE id = 12", prev, sizeof prev);
+    row.prev_hash = prev;
+    store_ledger_hash(&row, hash);
+    snprintf(sql, sizeof sql, "UPDATE ledger SET units = %" PRId64 ", hash = '%s' WHERE id = 12", row.units, hash);
+    db_exec(db, sql);
+    long long hand3 = db_int(db, "SELECT hand_id FROM ledger WHERE id = 9");
+    sqlite3_close(db);
+
+    answer a = verify();
+    ck_assert(!a.check.ok);
+    ck_assert_int_eq(a.check.first_bad_row, 9);
+    ck_assert_ptr_nonnull(strstr(a.check.why, "not zero"));
+    char hand_text[32];
+    snprintf(hand_text, sizeof hand_text, "hand %lld", hand3);
+    ck_assert_ptr_nonnull(strstr(a.check.why, hand_text));
+}
+END_TEST
+
+START_TEST(test_the_end_of_a_hand_is_all_or_nothing)
+{
+    int64_t a = guest("A"), b = guest("B");
+    int64_t table = new_table("ATOM");
+    int64_t hand = new_hand(table, 1);
+    ok(append(hand, 1));
+    /* A failure injected between statements: the third ledger row cannot be written. */
+    on_disk_exec("CREATE TRIGGER inject_failure BEFORE INSERT ON ledger WHEN NEW.seat = 2"
+                 " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;");
+    const store_ledger_entry rows[] = {entry(a, 0, 4, "settle"), entry(b, 1, -2, "settle"), entry(0, 2, -2, "settle")};
+    answer failed = finish(hand, 2, rows, 3, 2, 4);
+    ck_assert_int_ne(failed.error.status, STORE_OK);
+    ck_assert_ptr_nonnull(strstr(failed.error.message, "injected failure"));
+
+    /* Nothing of the end is visible: no second action, no result, no ledger row, same banker. */
+    store_recovery *r = recover();
+    ck_assert_uint_eq(r->n_tables, 1);
+    ck_assert_ptr_nonnull(r->tables[0].hand);
+    ck_assert_uint_eq(r->tables[0].hand->n_actions, 1);
+    ck_assert_int_eq(r->tables[0].table.banker, 0);
+    ck_assert_uint_eq(r->tables[0].table.multiplier, 2);
+    store_recovery_free(r);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 0);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM hands WHERE result IS NOT NULL"), 0);
+
+    /* The caller still has everything and retries once the cause is gone. */
+    on_disk_exec("DROP TRIGGER inject_failure");
+    ok(finish(hand, 2, rows, 3, 2, 4));
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 3);
+    ck_assert(verify().check.ok);
+}
+END_TEST
+
+START_TEST(test_a_failing_request_does_not_undo_the_others_of_its_batch)
+{
+    int64_t a = guest("A");
+    int64_t table1 = new_table("BAT1"), table2 = new_table("BAT2");
+    int64_t h1 = new_hand(table1, 1), h2 = new_hand(table2, 1);
+    on_disk_exec("CREATE TRIGGER inject_failure BEFORE INSERT ON ledger WHEN NEW.seat = 1"
+                 " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;");
+    /* Three requests made before the loop runs again, so the store thread likely sees them together. */
+    json_t *action = json_pack("{s:[i]}", "play", 1);
+    json_t *result = json_object();
+    const store_ledger_entry rows[] = {entry(a, 0, 1, "settle"), entry(0, 1, -1, "settle")};
+    store_hand_end end = {.hand_id = h1, .result = result, .entries = rows, .n_entries = 2, .next_banker = 1,
+                          .next_multiplier = 2};
+    answer first = {0}, bad = {0}, last = {0};
+    ck_assert(store_action_append(st, h1, 1, 0, action, on_done, &first));
+    ck_assert(store_hand_finish(st, &end, on_done, &bad));
+    ck_assert(store_action_append(st, h2, 1, 0, action, on_done, &last));
+    json_decref(action);
+    json_decref(result);
+    wait_for(&first);
+    wait_for(&bad);
+    wait_for(&last);
+    expect_ok(&first);
+    ck_assert_int_ne(bad.error.status, STORE_OK);
+    expect_ok(&last);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 2);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 0);
+}
+END_TEST
+
+/* ---- Closing ---- */
+
+START_TEST(test_close_answers_everything_already_requested)
+{
+    int64_t hand = new_hand(new_table("CLOS"), 1);
+    int acked = 0;
+    for (int64_t seq = 1; seq <= 50; seq++) {
+        json_t *action = json_pack("{s:[I]}", "play", (json_int_t)seq);
+        ck_assert(store_action_append(st, hand, seq, 0, action, on_append_count, &acked));
+        json_decref(action);
+    }
+    store_close(st);
+    st = NULL;
+    ck_assert_int_eq(acked, 50); /* answered before store_close returned */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 50);
+}
+END_TEST
+
+START_TEST(test_password_work_in_flight_at_close_is_answered_closed)
+{
+    answer created = {0}, logged = {0};
+    ck_assert(store_account_create(st, "Mei", "plum blossom", 0, on_id, &created));
+    ck_assert(store_login(st, "Mei", "plum blossom", on_session, &logged));
+    store_close(st);
+    st = NULL;
+    ck_assert(!store_player_save(NULL, 0, "late", on_id, &created));
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert(created.called);
+    ck_assert(logged.called);
+    ck_assert_int_eq(created.error.status, STORE_CLOSED);
+    ck_assert_int_eq(logged.error.status, STORE_CLOSED);
+}
+END_TEST
+
+/* ---- Bad conditions ---- */
+
+START_TEST(test_a_lock_held_by_another_process_gives_a_clear_busy_error)
+{
+    int64_t hand = new_hand(new_table("LOCK"), 1);
+    sqlite3 *other = db_open(dir.db);
+    db_exec(other, "BEGIN EXCLUSIVE");
+    answer blocked = append(hand, 1);
+    ck_assert_int_eq(blocked.error.status, STORE_BUSY);
+    ck_assert_str_eq(store_status_name(blocked.error.status), "busy");
+    ck_assert_ptr_nonnull(strstr(blocked.error.message, "locked by another process"));
+    ck_assert_ptr_nonnull(strstr(blocked.error.message, dir.db));
+    db_exec(other, "COMMIT");
+    sqlite3_close(other);
+    ok(append(hand, 1)); /* nothing was lost: the same request goes through */
+}
+END_TEST
+
+START_TEST(test_a_database_held_exclusively_cannot_be_opened)
+{
+    close_store();
+    sqlite3 *other = db_open(dir.db);
+    db_exec(other, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; INSERT INTO players (kind, nickname,"
+                   " created_at, last_seen_at) VALUES ('guest', 'x', 0, 0);");
+    store_options o = test_options();
+    store_error error;
+    store *s = store_open(&loop, dir.db, &o, &error);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(error.status, STORE_BUSY);
+    ck_assert_ptr_nonnull(strstr(error.message, "locked by another process"));
+    db_exec(other, "ROLLBACK");
+    sqlite3_close(other);
+}
+END_TEST
+
+START_TEST(test_a_directory_that_cannot_be_written_gives_a_clear_error)
+{
+    /* As root, permissions do not stop us; sysfs refuses new files even to root. */
+    char ro_dir[128], path[192];
+    if (geteuid() == 0) {
+        snprintf(ro_dir, sizeof ro_dir, "/sys");
+    } else {
+        snprintf(ro_dir, sizeof ro_dir, "%s/ro", dir.dir);
+        ck_assert_int_eq(mkdir(ro_dir, 0555), 0);
+    }
+    snprintf(path, sizeof path, "%s/teahouse-test.db", ro_dir);
+    store_options o = test_options();
+    store_error error;
+    store *s = store_open(&loop, path, &o, &error);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(error.status, STORE_READONLY);
+    ck_assert_ptr_nonnull(strstr(error.message, path));
+    ck_assert_ptr_nonnull(strstr(error.message, "directory"));
+    if (geteuid() != 0)
+        rmdir(ro_dir);
+}
+END_TEST
+
+START_TEST(test_a_file_of_garbage_is_reported_as_not_a_database)
+{
+    close_store();
+    scratch_remove(&dir);
+    scratch_make(&dir);
+    FILE *f = fopen(dir.db, "wb");
+    for (int i = 0; i < 8192; i++)
+        fputc((i * 131 + 7) & 0xff, f);
+    fclose(f);
+    store_options o = test_options();
+    store_error error;
+    store *s = store_open(&loop, dir.db, &o, &error);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(error.status, STORE_CORRUPT);
+    ck_assert_ptr_nonnull(strstr(error.message, "not a teahouse database"));
+    ck_assert_ptr_nonnull(strstr(error.message, dir.db));
+}
+END_TEST
+
+START_TEST(test_damaged_pages_give_a_corrupt_error_and_no_crash)
+{
+    play_hands(3);
+    close_store();
+    /* Keep page 1 (header and schema), overwrite every other page with garbage. */
+    sqlite3 *db = db_open(dir.db);
+    long long page_size = db_int(db, "PRAGMA page_size");
+    long long pages = db_int(db, "PRAGMA page_count");
+    sqlite3_close(db);
+    ck_assert_int_gt(pages, 2);
+    int fd = open(dir.db, O_WRONLY);
+    ck_assert_int_ge(fd, 0);
+    char *garbage = malloc((size_t)page_size);
+    memset(garbage, 0x5a, (size_t)page_size);
+    for (long long p = 1; p < pages; p++)
+        ck_assert_int_eq(pwrite(fd, garbage, (size_t)page_size, (off_t)(p * page_size)), page_size);
+    free(garbage);
+    close(fd);
+
+    store_options o = test_options();
+    store_error error;
+    st = store_open(&loop, dir.db, &o, &error);
+    if (st == NULL) {
+        ck_assert_int_eq(error.status, STORE_CORRUPT);
+        return;
+    }
+    store_recovery *r = NULL;
+    ck_assert(!store_recover(st, &r, &error));
+    ck_assert_int_eq(error.status, STORE_CORRUPT);
+    ck_assert_ptr_nonnull(strstr(error.message, "damaged"));
+    answer a = {0};
+    ck_assert(store_player_save(st, 0, "after", on_id, &a));
+    wait_for(&a);
+    ck_assert_int_eq(a.error.status, STORE_CORRUPT);
+}
+END_TEST
+
+START_TEST(test_a_full_disk_fails_cleanly_and_loses_nothing)
+{
+    int64_t a = guest("A");
+    int64_t table = new_table("FULL");
+    int64_t hand = new_hand(table, 1);
+    close_store();
+    sqlite3 *db = db_open(dir.db);
+    long long pages = db_int(db, "PRAGMA page_count");
+    sqlite3_close(db);
+
+    /* The same database may now grow by four pages only: a disk that fills up mid-hand. */
+    store_options o = test_options();
+    o.max_pages = pages + 4;
+    st = open_store(&o);
+    char big[1500];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    int64_t acknowledged = 0;
+    answer full = {0};
+    for (int64_t seq = 1; seq <= 200; seq++) {
+        json_t *action = json_pack("{s:s}", "note", big);
+        answer r = {0};
+        ck_assert(store_action_append(st, hand, seq, 0, action, on_done, &r));
+        json_decref(action);
+        wait_for(&r);
+        if (r.error.status != STORE_OK) {
+            full = r;
+            break;
+        }
+        acknowledged = seq;
+    }
+    ck_assert_int_eq(full.error.status, STORE_FULL);
+    ck_assert_str_eq(store_status_name(full.error.status), "full");
+    ck_assert_ptr_nonnull(strstr(full.error.message, "full"));
+    ck_assert_int_gt(acknowledged, 0);
+
+    /* The hand's end (with a result of several pages) does not fit either: refused whole. */
+    const store_ledger_entry rows[] = {entry(a, 0, 2, "settle"), entry(0, 1, -2, "settle")};
+    json_t *last = json_pack("{s:[i]}", "play", 1);
+    json_t *result = json_array();
+    for (int i = 0; i < 12; i++)
+        json_array_append_new(result, json_string(big));
+    store_hand_end e = {.hand_id = hand, .last_seq = acknowledged + 1, .last_seat = 0, .last_action = last,
+                        .result = result, .entries = rows, .n_entries = 2, .next_banker = 1, .next_multiplier = 2};
+    answer end = {0};
+    ck_assert(store_hand_finish(st, &e, on_done, &end));
+    wait_for(&end);
+    ck_assert_int_eq(end.error.status, STORE_FULL);
+    close_store();
+
+    /* Everything acknowledged is there, nothing half-written; with room again the hand ends. */
+    db = db_open(dir.db);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM hand_actions"), acknowledged);
+    ck_assert_int_eq(db_int(db, "SELECT max(seq) FROM hand_actions"), acknowledged);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger"), 0);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM hands WHERE finished_at IS NULL"), 1);
+    sqlite3_close(db);
+    o.max_pages = 0;
+    st = open_store(&o);
+    answer retried = {0};
+    ck_assert(store_hand_finish(st, &e, on_done, &retried));
+    json_decref(last);
+    json_decref(result);
+    wait_for(&retried);
+    expect_ok(&retried);
+    answer v = verify();
+    ck_assert(v.check.ok);
+    ck_assert_int_eq(v.check.rows_checked, 2);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("store");
+    struct {
+        const char *name;
+        const TTest *tests[16];
+    } cases[] = {
+        {"players",
+         {test_guest_gets_an_id_and_can_be_renamed, test_account_names_are_unique_ignoring_ascii_case,
+          test_password_shorter_than_eight_bytes_is_refused, test_same_password_twice_gives_different_argon2id_hashes,
+          test_guest_becomes_an_account_and_keeps_its_id}},
+        {"sessions",
+         {test_login_with_the_right_password_opens_a_session, test_wrong_password_and_unknown_name_are_refused_alike,
+          test_session_token_is_stored_only_as_its_hash, test_session_expires_after_its_lifetime,
+          test_logout_ends_the_session, test_admin_flag_is_granted_from_the_command_line_and_seen_by_sessions}},
+        {"tables",
+         {test_open_tables_cannot_share_a_code_but_a_closed_one_frees_it, test_table_fields_come_back_in_recovery,
+          test_a_hands_actions_come_back_in_order_for_recovery, test_action_numbers_follow_without_gap_or_repeat,
+          test_a_table_finishes_its_hand_before_starting_another, test_a_finished_hand_takes_no_more_actions}},
+        {"ledger",
+         {test_finishing_writes_the_last_action_result_ledger_and_banker,
+          test_ledger_rows_that_do_not_sum_to_zero_are_refused, test_each_row_carries_the_players_balance_after_it,
+          test_hash_is_blake2b_of_the_documented_canonical_text, test_an_honest_ledger_verifies,
+          test_the_ledger_refuses_updates_and_deletes, test_a_tampered_row_is_the_first_bad_row,
+          test_a_deleted_row_breaks_the_chain_at_the_next, test_a_rehashed_forgery_is_caught_by_the_hand_sum,
+          test_the_end_of_a_hand_is_all_or_nothing, test_a_failing_request_does_not_undo_the_others_of_its_batch}},
+        {"closing", {test_close_answers_everything_already_requested, test_password_work_in_flight_at_close_is_answered_closed}},
+        {"conditions",
+         {test_a_lock_held_by_another_process_gives_a_clear_busy_error,
+          test_a_database_held_exclusively_cannot_be_opened,
+          test_a_directory_that_cannot_be_written_gives_a_clear_error,
+          test_a_file_of_garbage_is_reported_as_not_a_database, test_damaged_pages_give_a_corrupt_error_and_no_crash,
+          test_a_full_disk_fails_cleanly_and_loses_nothing}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_set_timeout(tc, 120);
+        for (size_t k = 0; k < 16 && cases[i].tests[k] != NULL; k++)
+            tcase_add_test(tc, cases[i].tests[k]);
+        suite_add_tcase(s, tc);
+    }
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
