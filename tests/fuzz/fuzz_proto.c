@@ -1,0 +1,209 @@
+/*
+ * fuzz_proto — proto_decode on arbitrary bytes: the text of a WebSocket frame from anyone.
+ *
+ * Beyond "no crash, no leak, no read past the frame", an accepted message must hold exactly what
+ * PROTOCOL.md allows: only the keys listed for its type, every required one, and fields in their
+ * ranges (names 1-24 characters without control characters and trimmed, codes from the code
+ * alphabet, seats 0-3, turn_seconds 5-300, tokens of 64 hex digits). The table of keys below is
+ * written from PROTOCOL.md, not from proto.c, so it checks one against the other. A refused
+ * frame must come with a sentence, and its id (when it had a valid one) for the error reply.
+ */
+#include <jansson.h>
+
+#include "fuzz.h"
+#include "proto.h"
+
+/* The keys of each client message of PROTOCOL.md besides "type" and "id"; '*' marks required. */
+static const struct {
+    const char *type;
+    const char *keys[5];
+} DOCUMENTED[] = {
+    {"hello", {"*v", "*name", "token"}},
+    {"list_tables", {NULL}},
+    {"create_table", {"*game", "options", "public", "turn_seconds"}},
+    {"join_table", {"*code"}},
+    {"leave_table", {"*code"}},
+    {"take_seat", {"*code", "*seat"}},
+    {"leave_seat", {"*code"}},
+    {"add_bot", {"*code", "*seat"}},
+    {"remove_bot", {"*code", "*seat"}},
+    {"start", {"*code"}},
+    {"ready", {"*code"}},
+    {"act", {"*code", "*action"}},
+    {"chat", {"*code", "*text"}},
+    {"ping", {NULL}},
+};
+#define DOCUMENTED_TYPES (sizeof DOCUMENTED / sizeof DOCUMENTED[0])
+
+static int documented_index(const char *type)
+{
+    for (size_t i = 0; i < DOCUMENTED_TYPES; i++)
+        if (strcmp(DOCUMENTED[i].type, type) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* 0 if the key is not listed for the type, 1 if optional, 2 if required. */
+static int key_rule(int type, const char *key)
+{
+    for (int k = 0; k < 5 && DOCUMENTED[type].keys[k] != NULL; k++) {
+        const char *listed = DOCUMENTED[type].keys[k];
+        bool required = listed[0] == '*';
+        if (strcmp(listed + required, key) == 0)
+            return required ? 2 : 1;
+    }
+    return 0;
+}
+
+/* Characters of valid UTF-8 text (jansson has checked the encoding). */
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xc0) != 0x80)
+            n++;
+    return n;
+}
+
+/* No C0 control, DEL or C1 control (U+0080-U+009F, encoded 0xC2 0x80-0x9F). */
+static bool free_of_controls(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+            return false;
+    return true;
+}
+
+static void check_keys(const proto_msg *m, int type)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach (m->root, key, value) {
+        if (strcmp(key, "type") != 0 && strcmp(key, "id") != 0)
+            FUZZ_CHECK(key_rule(type, key) != 0, "%s accepted with the key \"%s\"", DOCUMENTED[type].type, key);
+    }
+    for (int k = 0; k < 5 && DOCUMENTED[type].keys[k] != NULL; k++) {
+        const char *listed = DOCUMENTED[type].keys[k];
+        if (listed[0] == '*')
+            FUZZ_CHECK(json_object_get(m->root, listed + 1) != NULL, "%s accepted without \"%s\"",
+                       DOCUMENTED[type].type, listed + 1);
+    }
+}
+
+static void check_name_and_token(const proto_msg *m)
+{
+    size_t len = strlen(m->name);
+    FUZZ_CHECK(len > 0 && m->name[0] != ' ' && m->name[len - 1] != ' ', "name \"%s\" is not trimmed", m->name);
+    FUZZ_CHECK(utf8_chars(m->name) <= PROTO_NAME_MAX, "name \"%s\" is too long", m->name);
+    FUZZ_CHECK(free_of_controls(m->name), "name holds a control character");
+    json_int_t v = json_integer_value(json_object_get(m->root, "v"));
+    FUZZ_CHECK(json_is_integer(json_object_get(m->root, "v")) && v == PROTO_VERSION, "hello with v other than 1");
+    const char *token = json_string_value(json_object_get(m->root, "token"));
+    if (token == NULL) {
+        FUZZ_CHECK(m->token[0] == '\0', "a token without \"token\"");
+        return;
+    }
+    FUZZ_CHECK(strlen(m->token) == PROTO_TOKEN_LEN && strspn(m->token, "0123456789abcdef") == PROTO_TOKEN_LEN,
+               "token \"%s\" is not 64 hex digits", m->token);
+    FUZZ_CHECK(strcmp(m->token, token) == 0, "token differs from the message's");
+}
+
+static void check_code(const proto_msg *m)
+{
+    const char *given = json_string_value(json_object_get(m->root, "code"));
+    FUZZ_CHECK(given != NULL && strlen(given) == PROTO_CODE_LEN, "code is not 6 characters");
+    FUZZ_CHECK(strlen(m->code) == PROTO_CODE_LEN, "decoded code is not 6 characters");
+    for (int i = 0; i < PROTO_CODE_LEN; i++) {
+        FUZZ_CHECK(strchr("ABCDEFGHJKMNPQRSTUVWXYZ23456789", m->code[i]) != NULL, "code %s has a look-alike",
+                   m->code);
+        char upper = given[i] >= 'a' && given[i] <= 'z' ? (char)(given[i] - 'a' + 'A') : given[i];
+        FUZZ_CHECK(upper == m->code[i], "code %s is not %s upper-cased", m->code, given);
+    }
+}
+
+static void check_fields(const proto_msg *m, int type)
+{
+    const char *name = DOCUMENTED[type].type;
+    if (strcmp(name, "hello") == 0)
+        check_name_and_token(m);
+    if (key_rule(type, "code") != 0)
+        check_code(m);
+    if (key_rule(type, "seat") != 0) {
+        FUZZ_CHECK(m->seat >= 0 && m->seat <= 3, "seat %d", m->seat);
+        FUZZ_CHECK(json_integer_value(json_object_get(m->root, "seat")) == m->seat, "seat differs");
+    }
+    if (strcmp(name, "create_table") == 0) {
+        FUZZ_CHECK(m->game != NULL && strcmp(m->game, json_string_value(json_object_get(m->root, "game"))) == 0,
+                   "game differs");
+        FUZZ_CHECK(m->options == NULL || json_is_object(m->options), "options is not an object");
+        FUZZ_CHECK(m->options == json_object_get(m->root, "options"), "options differs");
+        FUZZ_CHECK(m->turn_seconds == 0 || (m->turn_seconds >= 5 && m->turn_seconds <= 300), "turn_seconds %d",
+                   m->turn_seconds);
+        FUZZ_CHECK(m->is_public == json_is_true(json_object_get(m->root, "public")), "public differs");
+    }
+    if (strcmp(name, "act") == 0)
+        FUZZ_CHECK(json_is_object(m->action) && m->action == json_object_get(m->root, "action"), "action");
+    if (strcmp(name, "chat") == 0) {
+        FUZZ_CHECK(m->text != NULL, "chat without text");
+        size_t chars = utf8_chars(m->text);
+        FUZZ_CHECK(chars >= 1 && chars <= PROTO_CHAT_MAX, "chat of %zu characters", chars);
+        FUZZ_CHECK(free_of_controls(m->text), "chat holds a control character");
+    }
+}
+
+static void check_accepted(const proto_msg *m)
+{
+    FUZZ_CHECK(json_is_object(m->root), "accepted a frame that is not an object");
+    const char *type = json_string_value(json_object_get(m->root, "type"));
+    FUZZ_CHECK(type != NULL, "accepted a message without a type string");
+    int t = documented_index(type);
+    FUZZ_CHECK(t >= 0, "accepted the undocumented type \"%s\"", type);
+    FUZZ_CHECK(strcmp(proto_type_name(m->type), type) == 0, "decoded as %s, sent as %s", proto_type_name(m->type),
+               type);
+    check_keys(m, t);
+    check_fields(m, t);
+}
+
+/* PROTOCOL.md: the id is an integer or a string of at most 64 (bytes, says proto.h). */
+static bool valid_id(const json_t *id)
+{
+    return json_is_integer(id) || (json_is_string(id) && json_string_length(id) <= PROTO_ID_MAX);
+}
+
+static void check_refused(const proto_msg *m, proto_status status, const char *msg)
+{
+    FUZZ_CHECK(memchr(msg, '\0', PROTO_MESSAGE_SIZE) != NULL && msg[0] != '\0', "refused without a message");
+    const char *code = proto_status_name(status);
+    FUZZ_CHECK(strcmp(code, "bad_json") == 0 || strcmp(code, "bad_request") == 0 ||
+                   strcmp(code, "unknown_type") == 0 || strcmp(code, "unsupported_version") == 0,
+               "refused with code %s", code);
+    json_t *id = json_is_object(m->root) ? json_object_get(m->root, "id") : NULL;
+    if (valid_id(id))
+        FUZZ_CHECK(m->id == id, "the refusal lost the frame's id");
+    else
+        FUZZ_CHECK(m->id == NULL, "the refusal kept an invalid id");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    proto_msg m;
+    char msg[PROTO_MESSAGE_SIZE];
+    memset(msg, 'x', sizeof msg); /* so a message left unterminated shows */
+    proto_status status = proto_decode((const char *)data, size, &m, msg, sizeof msg);
+    if (status == PROTO_OK)
+        check_accepted(&m);
+    else
+        check_refused(&m, status, msg);
+
+    /* The error reply the lobby would build must be writable whatever the id was. */
+    json_t *reply = proto_error(m.id, proto_status_name(status), status == PROTO_OK ? "ok" : msg);
+    char *text = json_dumps(reply, JSON_COMPACT);
+    FUZZ_CHECK(text != NULL || (FUZZ_KNOWN_ERROR_TEXT_NOT_UTF8 && !fuzz_valid_utf8(msg)),
+               "the error reply cannot be written");
+    if (status != PROTO_OK && !FUZZ_KNOWN_ERROR_TEXT_NOT_UTF8)
+        FUZZ_CHECK(fuzz_valid_utf8(msg), "the refusal's sentence is not valid UTF-8");
+    free(text);
+    json_decref(reply);
+    proto_msg_free(&m);
+    return 0;
+}
