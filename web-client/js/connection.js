@@ -1,0 +1,135 @@
+/*
+ * connection — the one WebSocket to /ws (protocol/PROTOCOL.md): hello with the saved resume
+ * token, requests matched to replies by id, and reconnection after a drop.
+ *
+ * The resume token lives in localStorage, so a refresh or a new connection after a network
+ * drop says hello with it and the server puts the player back in their seats (it then sends
+ * `events` and a fresh `snapshot` for each table on its own). A connection replaced by another
+ * tab does not reconnect by itself, or two tabs would take the seat from each other forever.
+ */
+
+const TOKEN_KEY = 'teahouse.token';
+const RETRY_MS = [300, 1000, 2000, 4000, 8000];
+const PING_MS = 20000;
+
+export class Connection {
+  /* handlers: onMessage(msg) for every server message, onStatus(status) with 'connecting',
+   * 'online', 'reconnecting' or 'replaced', onWelcome(welcome). */
+  constructor(url, storage, handlers) {
+    this.url = url;
+    this.storage = storage;
+    this.handlers = handlers;
+    this.ws = null;
+    this.name = null;
+    this.player = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.retries = 0;
+    this.status = 'idle';
+    this.stopped = false;
+    this.pingTimer = null;
+  }
+
+  token() {
+    return this.storage.getItem(TOKEN_KEY);
+  }
+
+  /* Opens the connection (or reopens it under a new name: hello is once per connection). */
+  start(name) {
+    this.name = name;
+    this.stopped = false;
+    if (this.ws) {
+      const old = this.ws;
+      this.ws = null;
+      old.onclose = null;
+      old.close(1000, 'new name');
+    }
+    this.open();
+  }
+
+  open() {
+    this.setStatus(this.retries === 0 ? 'connecting' : 'reconnecting');
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = { type: 'hello', v: 1, name: this.name };
+      const token = this.token();
+      if (token) hello.token = token;
+      this.request(hello).then((welcome) => {
+        this.retries = 0;
+        this.player = welcome.player;
+        this.storage.setItem(TOKEN_KEY, welcome.token);
+        this.setStatus('online');
+        this.handlers.onWelcome(welcome);
+      }, () => {});
+    };
+    ws.onmessage = (e) => this.receive(e.data);
+    ws.onclose = () => this.closed(ws);
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => this.sendRaw({ type: 'ping' }), PING_MS);
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (msg.type === 'error' && msg.code === 'replaced') {
+      this.stopped = true;
+      this.setStatus('replaced');
+    }
+    this.handlers.onMessage(msg);
+    if (msg.id !== undefined && this.pending.has(msg.id)) {
+      const { resolve, reject } = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (msg.type === 'error') reject(msg);
+      else resolve(msg);
+    }
+  }
+
+  closed(ws) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    for (const { reject } of this.pending.values()) reject({ type: 'error', code: 'disconnected', message: 'disconnected' });
+    this.pending.clear();
+    if (this.stopped) return;
+    const delay = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
+    this.retries++;
+    this.setStatus('reconnecting');
+    setTimeout(() => {
+      if (!this.stopped && !this.ws) this.open();
+    }, delay);
+  }
+
+  /* After another tab took over: take the seat back here. */
+  resume() {
+    this.stopped = false;
+    this.retries = 0;
+    if (!this.ws) this.open();
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.handlers.onStatus(status);
+  }
+
+  sendRaw(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /* Sends a message with a fresh id; resolves with the reply, rejects with an error message. */
+  request(msg) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (!this.sendRaw({ ...msg, id })) {
+        reject({ type: 'error', code: 'disconnected', message: 'not connected' });
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+    });
+  }
+}

@@ -1,0 +1,45 @@
+/*
+ * dom — the few DOM helpers the views share: h() builds an element from a tag, attributes and
+ * children; replace() swaps a container's content while keeping keyboard focus on the element
+ * with the same data-focus key, so a re-render after a server event does not lose the player's
+ * place when they play with the keyboard.
+ */
+
+/* h('button', {class: 'x', onclick: fn, 'aria-label': '…', dataset: {face: '1-2'}}, 'text', child…) */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else if (key === 'value') el.value = value;
+    else if (key === 'checked') el.checked = Boolean(value);
+    else if (value === true) el.setAttribute(key, '');
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.appendChild(child);
+    else el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+/* Replaces the container's children, keeping focus on the same logical control if it had it. */
+export function replace(container, ...children) {
+  const active = document.activeElement;
+  const key = active && container.contains(active) ? active.dataset.focus : null;
+  container.replaceChildren();
+  append(container, children);
+  if (key) {
+    const again = container.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) again.focus();
+    else if (again) again.closest('[tabindex], section')?.focus?.();
+  }
+}

@@ -1,0 +1,247 @@
+/*
+ * main — the client's entry point: the language switch and connection banner in the header, the
+ * router (#/ the lobby, #/t/CODE a table), the connection to the server and the dispatch of its
+ * messages into the table store, and the one `app` object the pages act through.
+ *
+ * A page is mounted once per route, language and name, then updated after every message, so a
+ * form being filled in or a tile being focused survives the stream of table events.
+ */
+import { LANGS, has, initialLang, lang, onLangChange, setLang, t } from './i18n.js';
+import { h, replace } from './dom.js';
+import { Connection } from './connection.js';
+import { applyEvent, applyMissed, applySnapshot, newTable } from './store.js';
+import { mountLobby, updateLobby, normalizeCode, CODE_PATTERN } from './lobby.js';
+import { mountTable, updateTable } from './table.js';
+
+const NAME_KEY = 'teahouse.name';
+const TABLES_POLL_MS = 5000;
+const TOAST_MS = 7000;
+
+const storage = window.localStorage;
+const state = {
+  name: storage.getItem(NAME_KEY) || '',
+  editingName: false,
+  status: 'idle',
+  player: null,
+  publicTables: [],
+  route: { page: 'lobby' },
+  firstWelcome: true,
+};
+const tables = new Map();
+let mountedKey = null;
+let toastTimer = null;
+
+const connection = new Connection(
+  `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`, storage,
+  { onMessage, onStatus, onWelcome });
+
+/* --- what the pages act through --- */
+
+const app = {
+  state,
+  tables,
+  me: () => (state.player ? state.player.id : null),
+  rerender: render,
+  navigate(hash) {
+    if (location.hash === hash) route();
+    else location.hash = hash;
+  },
+  toast,
+  /* Sends a command; a refusal is shown to the player and rethrown for the caller. */
+  command(msg) {
+    return connection.request(msg).catch((err) => {
+      showError(err);
+      throw err;
+    }).catch(() => null);
+  },
+  setName(name) {
+    state.name = name.slice(0, 24);
+    state.editingName = false;
+    storage.setItem(NAME_KEY, state.name);
+    connection.start(state.name);
+    render();
+  },
+  editName() {
+    state.editingName = true;
+    render();
+  },
+  refreshTables,
+  createTable(msg) {
+    connection.request(msg).then((snapshot) => app.navigate(`#/t/${snapshot.table}`), showError);
+  },
+  leaveTable(code) {
+    connection.request({ type: 'leave_table', code }).catch(() => {}).finally(() => {
+      tables.delete(code);
+      app.navigate('#/');
+    });
+  },
+};
+
+/* --- messages --- */
+
+function tableFor(code) {
+  if (!tables.has(code)) tables.set(code, newTable(code));
+  return tables.get(code);
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'snapshot': {
+      applySnapshot(tableFor(msg.table), msg);
+      /* After a refresh on the lobby, a resumed seat brings the player back to their table. */
+      if (msg.id === undefined && state.route.page === 'lobby' && msg.seat !== null && state.resuming) {
+        state.resuming = false;
+        app.navigate(`#/t/${msg.table}`);
+      }
+      break;
+    }
+    case 'event':
+      if (tables.has(msg.table)) {
+        applyEvent(tables.get(msg.table), msg, app.me());
+        if (msg.event.kind === 'closing') toast(t('table.closed', { why: msg.event.why || '' }), 'error');
+      }
+      break;
+    case 'events':
+      applyMissed(tableFor(msg.table), msg);
+      break;
+    case 'error':
+      if (msg.id === undefined) showError(msg);
+      break;
+    default:
+      return;
+  }
+  render();
+}
+
+function onStatus(status) {
+  state.status = status;
+  renderHeader();
+}
+
+function onWelcome(welcome) {
+  state.player = welcome.player;
+  state.resuming = state.firstWelcome && welcome.resumed;
+  state.firstWelcome = false;
+  if (state.route.page === 'table') joinIfNeeded(state.route.code);
+  else refreshTables();
+  render();
+}
+
+function showError(err) {
+  if (!err || err.code === 'disconnected') return;
+  const key = `err.${err.code}`;
+  toast(has(key) ? t(key, { message: err.message }) : t('err.generic', { message: err.message || err.code }), 'error');
+}
+
+function refreshTables() {
+  if (state.status !== 'online') return;
+  connection.request({ type: 'list_tables' }).then((reply) => {
+    state.publicTables = reply.tables || [];
+    render();
+  }, () => {});
+}
+
+function joinIfNeeded(code) {
+  const ts = tables.get(code);
+  if (ts && ts.info && ts.phase !== 'closed' && state.status === 'online' && !ts.stale) return;
+  if (state.status !== 'online') return;
+  connection.request({ type: 'join_table', code }).catch((err) => {
+    showError(err);
+    tables.delete(code);
+    if (state.route.page === 'table' && state.route.code === code) app.navigate('#/');
+  });
+}
+
+/* --- routing --- */
+
+function parseRoute() {
+  const m = /^#\/t\/([A-Za-z0-9]+)/.exec(location.hash);
+  if (m) {
+    const code = normalizeCode(m[1]);
+    if (CODE_PATTERN.test(code)) return { page: 'table', code };
+  }
+  return { page: 'lobby' };
+}
+
+function route() {
+  state.route = parseRoute();
+  if (state.route.page === 'table') joinIfNeeded(state.route.code);
+  else refreshTables();
+  render();
+}
+
+/* --- drawing --- */
+
+function renderHeader() {
+  const switcher = document.getElementById('lang-switch');
+  replace(switcher, LANGS.map((l) => h('button', {
+    type: 'button', class: `lang${l.code === lang() ? ' active' : ''}`, lang: l.code, 'aria-pressed': l.code === lang() ? 'true' : 'false',
+    dataset: { lang: l.code, focus: `lang-${l.code}` }, title: l.label, onclick: () => setLang(l.code, storage),
+  }, l.label)));
+  switcher.setAttribute('aria-label', t('lang.label'));
+  document.getElementById('brand-title').textContent = t('app.title');
+  document.getElementById('brand-subtitle').textContent = t('app.subtitle');
+  const banner = document.getElementById('conn-banner');
+  const status = state.status;
+  banner.dataset.status = status;
+  if (status === 'reconnecting' || status === 'connecting') {
+    replace(banner, h('p', {}, t(status === 'connecting' ? 'conn.connecting' : 'conn.reconnecting')));
+  } else if (status === 'replaced') {
+    replace(banner, h('p', {}, t('conn.replaced'), ' ',
+      h('button', { type: 'button', id: 'play-here', onclick: () => connection.resume() }, t('conn.reconnectHere'))));
+  } else {
+    replace(banner);
+  }
+}
+
+function render() {
+  renderHeader();
+  const main = document.getElementById('main');
+  const named = Boolean(state.name) && !state.editingName;
+  const page = named ? state.route.page : 'lobby';
+  const key = `${page}|${state.route.code || ''}|${lang()}|${named}`;
+  if (key !== mountedKey) {
+    mountedKey = key;
+    if (page === 'table') mountTable(main, app, state.route.code);
+    else mountLobby(main, app);
+  }
+  if (page === 'table') {
+    updateTable(main, app, state.route.code);
+    document.title = `${state.route.code} · ${t('app.title')}`;
+  } else {
+    updateLobby(main, app);
+    document.title = `${t('app.title')} · ${t('game.tiengow')}`;
+  }
+}
+
+function toast(text, kind) {
+  const el = document.getElementById('toast');
+  el.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  el.className = `toast ${kind || 'info'} show`;
+  el.textContent = text;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = 'toast'; el.textContent = ''; }, TOAST_MS);
+}
+
+/* The turn timers count down between server messages. */
+function tick() {
+  for (const el of document.querySelectorAll('[data-deadline]')) {
+    const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+    el.textContent = t('table.seconds', { n: left });
+    el.classList.toggle('urgent', left <= 5);
+  }
+}
+
+/* --- start --- */
+
+setLang(initialLang(storage, navigator.languages), null);
+onLangChange(() => render());
+window.addEventListener('hashchange', route);
+state.route = parseRoute();
+render();
+if (state.name) connection.start(state.name);
+setInterval(tick, 250);
+setInterval(() => {
+  if (state.route.page === 'lobby' && state.name && !state.editingName) refreshTables();
+}, TABLES_POLL_MS);
+window.teahouse = { app, tables, connection };
