@@ -23,7 +23,7 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
   '--disable-sync', '--no-first-run', '--disable-quic'];
 
 function serverBinary() {
-  if (process.env.TEAHOUSE_SERVER) return process.env.TEAHOUSE_SERVER;
+  if (process.env.TEAHOUSE_SERVER) return path.resolve(process.env.TEAHOUSE_SERVER);
   for (const dir of ['build-web', 'build', 'build-test']) {
     const candidate = path.join(ROOT, dir, 'server', 'teahouse');
     if (fs.existsSync(candidate)) return candidate;
@@ -54,16 +54,23 @@ export async function startServer(extraArgs = []) {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${log}`));
     });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
   });
   return {
     url: url.replace('localhost', '127.0.0.1'),
     log: () => log,
+    /* Stops the server as an operator would; a crash or a sanitizer report fails the test. */
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
       fs.rmSync(dir, { recursive: true, force: true });
+      if (child.exitCode !== 0) throw new Error(`the server exited with ${child.exitCode ?? child.signalCode}:\n${log.slice(-4000)}`);
     },
   };
 }
@@ -97,7 +104,7 @@ export async function enterName(page, name) {
 export async function createTable(page, { isPublic = false, options = {} } = {}) {
   if (isPublic) await page.check('#vis-public');
   if (Object.keys(options).length) {
-    await page.click('details.rules summary');
+    await page.$eval('details.rules', (d) => { d.open = true; });
     for (const [key, value] of Object.entries(options)) {
       if (typeof value === 'boolean') await page.setChecked(`#opt-${key}`, value);
       else await page.selectOption(`#opt-${key}`, String(value));

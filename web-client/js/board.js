@@ -191,7 +191,7 @@ function endingNames(endings) {
 
 /* "4 − 1 = 3 units × 2 (banker) × 4 (八支) = 24" for one loser (rules §4). */
 function loserFormula(line, ex, qinQ) {
-  let text = `4 − ${line.stacks}${line.empty ? ` + 1 ${t('settle.empty')}` : ''} = ${num(line.units)} ${t('settle.units')}`;
+  let text = `4 − ${line.stacks}${line.empty ? ` + 1 ${t('settle.empty')}` : ''} = ${num(line.units)} ${tn('settle.units', Math.abs(line.units))}`;
   if (line.units === -1) text += ' (入一)';
   if (line.units === -2) text += ' (入二)';
   const note = line.refundNotMultiplied ? ` (${t('settle.noBankerOnRefund')})` : '';

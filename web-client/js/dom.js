@@ -1,8 +1,9 @@
 /*
  * dom — the few DOM helpers the views share: h() builds an element from a tag, attributes and
  * children; replace() swaps a container's content while keeping keyboard focus on the element
- * with the same data-focus key, so a re-render after a server event does not lose the player's
- * place when they play with the keyboard.
+ * with the same data-focus key (or, if that one is gone or disabled, the first control left in
+ * the container), so a re-render after a server event does not lose the player's place when
+ * they play with the keyboard.
  */
 
 /* h('button', {class: 'x', onclick: fn, 'aria-label': '…', dataset: {face: '1-2'}}, 'text', child…) */
@@ -38,8 +39,9 @@ export function replace(container, ...children) {
   container.replaceChildren();
   append(container, children);
   if (key) {
-    const again = container.querySelector(`[data-focus="${CSS.escape(key)}"]`);
-    if (again && !again.disabled) again.focus();
-    else if (again) again.closest('[tabindex], section')?.focus?.();
+    /* the same control if it can still take focus, else the first one nearby that can */
+    const again = container.querySelector(`[data-focus="${CSS.escape(key)}"]:not(:disabled)`);
+    const nearby = again || container.querySelector('button:not(:disabled), input:not(:disabled), [tabindex="0"]');
+    if (nearby) nearby.focus();
   }
 }

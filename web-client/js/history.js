@@ -14,7 +14,7 @@ export function describeEvent(ev, seats, options) {
   if (ev.kind === 'hand_started') return t('ev.hand_started', { n: ev.hand, name: seatName(seats, ev.banker), m: ev.multiplier });
   if (ev.kind === 'hand_over') return t('ev.hand_over');
   if (ev.kind === 'action') {
-    const bot = ev.by_bot ? t('ev.byBot') : '';
+    const bot = ev.by_bot && !(seats[ev.seat] && seats[ev.seat].bot) ? t('ev.byBot') : ''; /* a bot covered a person */
     if (ev.play) return t('ev.play', { name: seatName(seats, ev.seat) + bot, combo: comboName(ev.play, lang(), options) });
     return t('ev.discard', { name: seatName(seats, ev.seat) + bot, n: ev.discard });
   }
