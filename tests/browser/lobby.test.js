@@ -46,7 +46,7 @@ describe('the lobby', () => {
     assert.match(text, /host Ah Ma/);
     await screenshot(guest, 'lobby-public-table');
     await row.locator('.join-public').click();
-    await guest.waitForSelector(`#table-page[data-code="${code}"]`);
+    await guest.waitForSelector(`#table-page[data-code="${code}"][data-phase]`);
     assert.equal(await guest.getAttribute('#table-page', 'data-seat'), '', 'a player who joins watches until they sit');
     assert.equal(await guest.locator('.sit-here').count(), 2, 'the two empty seats offer a place');
     await guest.click('.seat[data-seat="1"] .sit-here');

@@ -65,7 +65,10 @@ describe('one player and three bots', () => {
     const code = await createTable(page);
     assert.match(code, CODE);
     assert.ok((await page.inputValue('#share-link')).endsWith(`/#/t/${code}`), 'the private link is /#/t/CODE');
-    assert.equal(await page.isVisible('#copy-link'), true);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.click('#copy-link');
+    await page.waitForSelector('#toast.show:text("Link copied")');
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await page.inputValue('#share-link'));
 
     await page.click('#fill-bots');
     await page.waitForSelector('#start-hand:not([disabled])');

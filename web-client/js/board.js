@@ -61,7 +61,7 @@ export function tileElement(face, opts = {}) {
 }
 
 export function tileBack(small) {
-  return h('span', { class: `tile tile-back${small ? ' tile-small' : ''}`, role: 'img', 'aria-label': t('trick.discarded', { n: 1 }) },
+  return h('span', { class: `tile tile-back${small ? ' tile-small' : ''}`, role: 'img', 'aria-label': t('tile.back') },
     dominoBackSvg());
 }
 

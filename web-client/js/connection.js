@@ -14,7 +14,7 @@ const PING_MS = 20000;
 
 export class Connection {
   /* handlers: onMessage(msg) for every server message, onStatus(status) with 'connecting',
-   * 'online', 'reconnecting' or 'replaced', onWelcome(welcome). */
+   * 'online', 'reconnecting' or 'replaced', onWelcome(welcome), onHelloRefused(error). */
   constructor(url, storage, handlers) {
     this.url = url;
     this.storage = storage;
@@ -61,7 +61,13 @@ export class Connection {
         this.storage.setItem(TOKEN_KEY, welcome.token);
         this.setStatus('online');
         this.handlers.onWelcome(welcome);
-      }, () => {});
+      }, (err) => {
+        if (err.code !== 'disconnected') {
+          this.stopped = true; /* a refused hello (a bad name) would be refused again */
+          this.handlers.onHelloRefused(err);
+          ws.close();
+        }
+      });
     };
     ws.onmessage = (e) => this.receive(e.data);
     ws.onclose = () => this.closed(ws);

@@ -16,6 +16,7 @@ export const LANGS = [
 const EN = {
   'app.title': 'Teahouse',
   'app.subtitle': 'Tien Gow tables for four',
+  'app.skip': 'Skip to content',
   'lang.label': 'Language',
   'conn.connecting': 'Connecting…',
   'conn.online': 'Connected',
@@ -140,6 +141,7 @@ const EN = {
   'play.discardHint': 'Select {n} tiles to discard.',
   'play.discardHint.one': 'Select 1 tile to discard.',
   'play.sending': 'Sending…',
+  'tile.back': 'Face-down tile',
   'trick.title': 'Trick',
   'trick.final': 'Final trick',
   'trick.led': 'led',
@@ -248,6 +250,7 @@ const EN = {
 const HANT = {
   'app.title': '茶館',
   'app.subtitle': '四人天九牌桌',
+  'app.skip': '跳到內容',
   'lang.label': '語言',
   'conn.connecting': '連線中…',
   'conn.online': '已連線',
@@ -372,6 +375,7 @@ const HANT = {
   'play.discardHint': '選 {n} 張牌墊掉。',
   'play.discardHint.one': '選 {n} 張牌墊掉。',
   'play.sending': '傳送中…',
+  'tile.back': '蓋著的牌',
   'trick.title': '這一墩',
   'trick.final': '最後一墩',
   'trick.led': '領出',
@@ -480,6 +484,7 @@ const HANT = {
 const HANS = {
   'app.title': '茶馆',
   'app.subtitle': '四人天九牌桌',
+  'app.skip': '跳到内容',
   'lang.label': '语言',
   'conn.connecting': '连接中…',
   'conn.online': '已连接',
@@ -604,6 +609,7 @@ const HANS = {
   'play.discardHint': '选 {n} 张牌垫掉。',
   'play.discardHint.one': '选 {n} 张牌垫掉。',
   'play.sending': '发送中…',
+  'tile.back': '盖着的牌',
   'trick.title': '这一墩',
   'trick.final': '最后一墩',
   'trick.led': '领出',

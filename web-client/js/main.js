@@ -33,7 +33,7 @@ let toastTimer = null;
 
 const connection = new Connection(
   `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`, storage,
-  { onMessage, onStatus, onWelcome });
+  { onMessage, onStatus, onWelcome, onHelloRefused });
 
 /* --- what the pages act through --- */
 
@@ -55,7 +55,7 @@ const app = {
     }).catch(() => null);
   },
   setName(name) {
-    state.name = name.slice(0, 24);
+    state.name = Array.from(name).slice(0, 24).join(''); /* 24 characters, not UTF-16 units */
     state.editingName = false;
     storage.setItem(NAME_KEY, state.name);
     connection.start(state.name);
@@ -127,8 +127,16 @@ function onWelcome(welcome) {
   render();
 }
 
+/* The server refused the name: say why and ask for another. */
+function onHelloRefused(err) {
+  showError(err);
+  state.status = 'idle';
+  state.editingName = true;
+  render();
+}
+
 function showError(err) {
-  if (!err || err.code === 'disconnected') return;
+  if (!err || err.code === 'disconnected' || err.code === 'replaced') return; /* the banner says these */
   const key = `err.${err.code}`;
   toast(has(key) ? t(key, { message: err.message }) : t('err.generic', { message: err.message || err.code }), 'error');
 }
@@ -180,6 +188,7 @@ function renderHeader() {
   }, l.label)));
   switcher.setAttribute('aria-label', t('lang.label'));
   document.getElementById('brand-title').textContent = t('app.title');
+  document.querySelector('.skip-link').textContent = t('app.skip');
   document.getElementById('brand-subtitle').textContent = t('app.subtitle');
   const banner = document.getElementById('conn-banner');
   const status = state.status;

@@ -60,6 +60,14 @@ function addHistory(ts, entry) {
   if (ts.history.length > HISTORY_LIMIT) ts.history.shift();
 }
 
+/* Entries made from missed events before the first snapshot lack the seats and options. */
+function completeHistory(ts) {
+  for (const entry of ts.history) {
+    if (!entry.seats.length) entry.seats = ts.seats.map((s) => ({ ...s }));
+    if (!entry.options || !Object.keys(entry.options).length) entry.options = ts.options;
+  }
+}
+
 export function applySnapshot(ts, msg) {
   const info = msg.info;
   ts.seq = msg.seq;
@@ -77,6 +85,7 @@ export function applySnapshot(ts, msg) {
   ts.isPublic = info.public;
   ts.turnSeconds = info.turn_seconds;
   ts.handsPlayed = info.hands_played;
+  completeHistory(ts);
   ts.closed = info.state === 'closed' ? ts.closed || '' : null;
   const view = msg.view;
   if (view && view.over && view.result) {

@@ -68,7 +68,7 @@ export function updateTable(container, app, code) {
   page.dataset.myTurn = mine.myTurn ? 'true' : 'false';
   page.dataset.seat = ts.mySeat === null ? '' : String(ts.mySeat);
   replace(page.querySelector('#table-bar'), renderBar(ts, app));
-  replace(page.querySelector('#table-notice'), renderNotice(ts, app, scene));
+  replace(page.querySelector('#table-notice'), renderNotice(ts, app));
   replace(page.querySelector('#board'), renderBoard(ts, app, scene));
   replace(page.querySelector('#me-area'), handOn && mine.hand ? renderMine(ts, app, scene, mine) : null);
   replace(page.querySelector('#settlement-area'), !handOn && ts.lastResult ? renderLastResult(ts, app) : null);
@@ -106,7 +106,7 @@ function renderBar(ts, app) {
 
 /* --- the line above the board: spectating, closed, waiting for the host or start --- */
 
-function renderNotice(ts, app, scene) {
+function renderNotice(ts, app) {
   const isHost = ts.hostId === app.me();
   if (ts.phase === 'closed') return h('p', { class: 'notice warn' }, t('table.closed', { why: ts.closed || '' }));
   const parts = [];
