@@ -7,13 +7,17 @@
  *
  * This file stands in for server/net.c: net_send, net_close and the per-connection pointer are
  * defined here, so the server library's lobby, rooms and game run unchanged without sockets.
- * The loop's timers never fire while an input runs (bots and turn timers wait), which keeps a run
- * deterministic; libsodium's random bytes come from a fixed-seed generator for the same reason.
+ * Time is virtual: the loop never waits on the real clock; a '~' line moves the loop's clock to
+ * the next timer due (a bot's move, a turn running out, the next hand, an empty table closing,
+ * the sweep of players gone for good) and runs it. With libsodium's random bytes from a
+ * fixed-seed generator, the same input always does the same thing.
  *
  * The input is lines. The first byte of a line says who:
  *   'a'-'h'   connection 0-7 sends the rest of the line as one text frame (opened if needed);
  *   'A'-'H'   connection 0-7 drops (on_close), if open;
  *   '?'       the connection whose last view says it is to act sends the rest of the line;
+ *   '~'       the next N one-shot timers run, with the sweeps due on the way (N the digits that
+ *             follow, 1 if none, at most 64);
  *   other     byte b: connection b % 8 sends (b % 16 < 8) or drops.
  * In a frame, "$cD" becomes the code of the D-th table the connections have seen (mod their
  * number), "$tD" the token connection D was last welcomed with, and "$aD" the D-th of the
@@ -23,9 +27,8 @@
  *
  * Promises checked: nothing crashes or leaks; the lobby never sends to a connection after it has
  * closed; every message is answered; every frame it sends is a JSON object with a type, an error
- * has a code and a message,
- * a view shows its own seat's tiles only (none to a spectator); shutting down leaves no handle
- * open on the loop.
+ * has a code and a message, a view shows its own seat's tiles only (none to a spectator); a
+ * table's seq never goes back on one connection; shutting down leaves no handle on the loop.
  */
 #include <uv.h>
 
@@ -53,6 +56,7 @@ typedef struct slot {
     uint64_t frames;           /* frames the lobby has sent this slot */
     char token[TOKEN_LEN + 1]; /* from the last welcome on this slot, "" if none */
     json_t *view;              /* the last game view sent to this slot, or NULL */
+    uint64_t last_seq[MAX_CODES]; /* per table seen, the last seq this connection was sent */
 } slot;
 
 typedef struct session {
@@ -89,6 +93,65 @@ static void fixed_buf(void *const buf, const size_t size)
 static randombytes_implementation fixed_randombytes = {
     .implementation_name = fixed_name, .random = fixed_random, .buf = fixed_buf};
 
+/* --- the loop's timers on a virtual clock --- */
+
+typedef struct next_timers {
+    uv_timer_t *any, *one_shot; /* the timer due first, and the one-shot timer due first */
+    uint64_t any_due, one_shot_due;
+} next_timers;
+
+static void find_earliest_timers(uv_handle_t *handle, void *arg)
+{
+    next_timers *next = arg;
+    if (handle->type != UV_TIMER || !uv_is_active(handle) || uv_is_closing(handle))
+        return;
+    uv_timer_t *timer = (uv_timer_t *)handle;
+    uint64_t due = uv_now(handle->loop) + uv_timer_get_due_in(timer);
+    if (next->any == NULL || due < next->any_due) {
+        next->any = timer;
+        next->any_due = due;
+    }
+    if (uv_timer_get_repeat(timer) == 0 && (next->one_shot == NULL || due < next->one_shot_due)) {
+        next->one_shot = timer;
+        next->one_shot_due = due;
+    }
+}
+
+/*
+ * Runs a timer as uv_run would once the clock reached its due time. libuv has no call for
+ * either step, so this sets the loop's cached time and reads the timer's callback, fields that
+ * uv.h declares on every platform but calls private: fine for a test, and the only way to make
+ * hours of table time pass in microseconds, the same way every run.
+ */
+static void run_timer(uv_loop_t *loop, uv_timer_t *timer, uint64_t due)
+{
+    if (due > loop->time)
+        loop->time = due;
+    uv_timer_cb callback = timer->timer_cb;
+    uv_timer_stop(timer);
+    uv_timer_again(timer); /* a repeating timer (the sweep) is armed again, as libuv does */
+    callback(timer);
+}
+
+/* Runs timers in the order they fall due until `count` one-shot timers (a bot, a turn, the next
+ * hand, an empty table) have run; the sweep runs whenever it falls due on the way, but never
+ * alone: with only the sweep left, time would pass for nothing. */
+static void run_timers(uv_loop_t *loop, const uint8_t *digits, size_t n)
+{
+    unsigned count = 0;
+    for (size_t i = 0; i < n && i < 2 && digits[i] >= '0' && digits[i] <= '9'; i++)
+        count = count * 10 + (unsigned)(digits[i] - '0');
+    count = count == 0 ? 1 : count > 64 ? 64 : count;
+    for (unsigned one_shots = 0, runs = 0; one_shots < count && runs < 4096; runs++) {
+        next_timers next = {.any = NULL, .one_shot = NULL};
+        uv_walk(loop, find_earliest_timers, &next);
+        if (next.one_shot == NULL)
+            return;
+        one_shots += next.any == next.one_shot;
+        run_timer(loop, next.any, next.any_due);
+    }
+}
+
 /* --- what the lobby sends --- */
 
 static slot *slot_of(const net_conn *conn)
@@ -100,13 +163,45 @@ static slot *slot_of(const net_conn *conn)
     return NULL;
 }
 
-static void remember_code(const char *code)
+/* The index of a table code among those seen, remembering a new one; -1 when the list is full. */
+static int remember_code(const char *code)
 {
     for (int i = 0; i < current->n_codes; i++)
         if (strcmp(current->codes[i], code) == 0)
-            return;
-    if (current->n_codes < MAX_CODES && strlen(code) == PROTO_CODE_LEN)
-        strcpy(current->codes[current->n_codes++], code);
+            return i;
+    if (current->n_codes == MAX_CODES || strlen(code) != PROTO_CODE_LEN)
+        return -1;
+    strcpy(current->codes[current->n_codes], code);
+    return current->n_codes++;
+}
+
+/* PROTOCOL.md: a table's seq grows with every event, so a connection never sees it go back. */
+static void check_seq(slot *s, const char *type, int table, const json_t *frame)
+{
+    if (table < 0)
+        return;
+    if (strcmp(type, "events") == 0) {
+        size_t i;
+        const json_t *item;
+        json_array_foreach (json_object_get(frame, "events"), i, item) {
+            uint64_t seq = (uint64_t)json_integer_value(json_object_get(item, "seq"));
+            FUZZ_CHECK(seq > s->last_seq[table], "missed event %llu after %llu", (unsigned long long)seq,
+                       (unsigned long long)s->last_seq[table]);
+            s->last_seq[table] = seq;
+        }
+        return;
+    }
+    const json_t *value = json_object_get(frame, "seq");
+    if (!json_is_integer(value))
+        return;
+    uint64_t seq = (uint64_t)json_integer_value(value);
+    if (strcmp(type, "event") == 0)
+        FUZZ_CHECK(seq > s->last_seq[table], "event %llu after %llu", (unsigned long long)seq,
+                   (unsigned long long)s->last_seq[table]);
+    else
+        FUZZ_CHECK(seq >= s->last_seq[table], "%s at %llu after %llu", type, (unsigned long long)seq,
+                   (unsigned long long)s->last_seq[table]);
+    s->last_seq[table] = seq;
 }
 
 /* A game view shows its seat's own tiles, as many as the seat holds, and a spectator's none. */
@@ -135,7 +230,7 @@ static void read_frame(slot *s, const json_t *frame)
         strcpy(s->token, token);
     const char *table = json_string_value(json_object_get(frame, "table"));
     if (table != NULL)
-        remember_code(table);
+        check_seq(s, type, remember_code(table), frame);
     json_t *view = json_object_get(frame, "view");
     if (json_is_object(view)) {
         check_view(view);
@@ -251,6 +346,7 @@ static void open_slot(const net_handlers *h, slot *s)
     json_decref(s->view);
     s->view = NULL;
     s->conn = (net_conn){.open = true};
+    memset(s->last_seq, 0, sizeof s->last_seq);
     h->on_open(h->ctx, &s->conn);
 }
 
@@ -291,10 +387,12 @@ static void send_line(const net_handlers *h, int index, const uint8_t *text, siz
                "no answer to %s", frame);
 }
 
-static void play_line(const net_handlers *h, const uint8_t *line, size_t length)
+static void play_line(const net_handlers *h, uv_loop_t *loop, const uint8_t *line, size_t length)
 {
     uint8_t who = line[0];
-    if (who >= 'a' && who <= 'h')
+    if (who == '~')
+        run_timers(loop, line + 1, length - 1);
+    else if (who >= 'a' && who <= 'h')
         send_line(h, who - 'a', line + 1, length - 1);
     else if (who >= 'A' && who <= 'H')
         close_slot(h, &current->slots[who - 'A']);
@@ -333,7 +431,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uv_loop_t loop;
     FUZZ_CHECK(uv_loop_init(&loop) == 0, "no loop");
     lobby_config config = lobby_config_default();
-    config.max_tables = 3; /* so too_many_tables is reachable */
+    config.max_tables = 3;        /* so too_many_tables is reachable */
+    config.reconnect_seconds = 2; /* so a few sweeps free a player who dropped */
     config.rate_burst = 100;
     lobby *l = lobby_create(&loop, &config);
     FUZZ_CHECK(l != NULL, "no lobby");
@@ -343,7 +442,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t length;
     while ((line = fuzz_next_line(&cursor, end, &length)) != NULL)
         if (length > 0)
-            play_line(&h, line, length);
+            play_line(&h, &loop, line, length);
 
     /* The order of main.c: lobby_shutdown, net closes every connection, then lobby_destroy. */
     lobby_shutdown(l);
