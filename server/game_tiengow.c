@@ -131,7 +131,9 @@ static json_t *legal_json(const tg_view *v)
 static json_t *result_of(const tg_state *st, const tg_bonus *bonuses, int n_bonuses, int64_t stake)
 {
     const tg_result *r = &st->result;
-    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:I}", "winner", r->winner, "stacks",
+    json_t *qin = r->qin_captured >= 0 ? json_pack("{s:i}", "captured", r->qin_captured) : json_null();
+    return json_pack("{s:i, s:I, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:I}", "banker", st->banker, "multiplier",
+                     (json_int_t)st->multiplier, "qin", qin, "winner", r->winner, "stacks",
                      tgj_stacks_to_json(r->stacks), "endings", tgj_endings_to_json(r->endings), "bonuses",
                      tgj_bonuses_to_json(bonuses, n_bonuses, stake), "payments",
                      tgj_payments_to_json(&r->settlement, stake), "net", tgj_net_to_json(r->net, stake),

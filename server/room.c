@@ -397,8 +397,10 @@ static void finish_hand(room *r)
     r->banker = result.next_banker;
     r->multiplier = result.next_multiplier;
     r->state = ROOM_BETWEEN_HANDS;
-    broadcast(r, json_pack("{s:s, s:I, s:o}", "kind", "hand_over", "hand", (json_int_t)r->hands_played, "result",
-                           r->game->result_json(r->hand)));
+    broadcast(r, json_pack("{s:s, s:I, s:o, s:[I,I,I,I], s:i}", "kind", "hand_over", "hand",
+                           (json_int_t)r->hands_played, "result", r->game->result_json(r->hand), "scores",
+                           (json_int_t)r->scores[0], (json_int_t)r->scores[1], (json_int_t)r->scores[2],
+                           (json_int_t)r->scores[3], "next_hand_ms", r->env.next_hand_ms));
     free_leaving_seats(r);
     uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
 }
@@ -649,6 +651,7 @@ const char *room_ready(room *r, player *p, char *msg, size_t msg_size)
     if (r->state != ROOM_BETWEEN_HANDS)
         return FAIL("hand_in_progress", "Ready is for the pause between hands.");
     m->ready = true;
+    broadcast(r, json_pack("{s:s, s:i}", "kind", "ready", "seat", seat_of(r, p)));
     for (int s = 0; s < GAME_SEATS; s++) {
         const seat_state *st = &r->seats[s];
         if (st->p != NULL && player_connected(st->p) && !find_member(r, st->p)->ready)
