@@ -1,0 +1,686 @@
+/*
+ * load_play — the `play` mode: T tables of 4 people, every seat a client of its own.
+ *
+ * Setup, per table: seat 0 says hello and creates a private table; seats 1-3 say hello, join
+ * by its code and take their seats; when the three seats are confirmed the host starts. Play:
+ * the client whose view says it is to act picks a legal action from its view's `legal` (a
+ * random play, or a discard of the count asked when it has no play), waits a think time and
+ * sends it; after each hand every client sends `ready`, which starts the next one at once.
+ *
+ * Measured: the latency from an `act` leaving its client until all four clients of the table
+ * have received the action event with the expected sequence number, and the actions and
+ * hands done in the measuring window. Checked on every frame: sequence numbers follow one
+ * another, no bot plays for a person, and no tile name the client may not see appears in it
+ * (its own hand from hand_started, plus the tiles played face up or shown as a natural hand
+ * in this hand).
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uv.h>
+
+#include "load.h"
+#include "load_conn.h"
+#include "load_stats.h"
+#include "load_tiles.h"
+
+#define PLAY_SEATS 4
+#define PLAY_SHUTDOWN_MS 10000
+#define PLAY_SHOWN_PROBLEMS 5 /* print the first few bad frames, count the rest */
+
+typedef enum play_phase {
+    PHASE_SETUP,
+    PHASE_WARMUP,
+    PHASE_MEASURE,
+    PHASE_CLOSING,
+} play_phase;
+
+typedef struct play_run play_run;
+typedef struct play_table play_table;
+
+typedef struct play_client {
+    load_conn conn;
+    play_table *table;
+    int seat;
+    int number;            /* for its name */
+    bool started;          /* load_conn_start was called */
+    bool open;             /* between on_open and on_closed */
+    bool welcomed;
+    bool join_sent;
+    uint64_t last_seq;     /* of the last table event or snapshot */
+    uint64_t own;          /* tile bits this client may see: its hand ... */
+    uint64_t shown;        /* ... and what was played face up or revealed in this hand */
+} play_client;
+
+struct play_table {
+    play_run *run;
+    play_client clients[PLAY_SEATS];
+    char code[8];
+    int seated;            /* joiners whose take_seat was confirmed */
+    bool started;
+    bool failed;           /* setup was refused */
+    uv_timer_t think;
+    play_client *actor;    /* whose act the think timer sends */
+    char *act_text;
+    uint32_t rng;
+    /* the act in flight */
+    bool act_open;
+    bool act_measured;     /* sent inside the measuring window */
+    uint64_t act_sent_ns;
+    uint64_t act_seq;      /* the sequence number its event must carry */
+    int act_seat;
+    int act_seen;          /* clients that received the event so far */
+};
+
+struct play_run {
+    const load_options *o;
+    load_target *target;
+    uv_loop_t loop;
+    load_net net;
+    play_table *tables;
+    int n_tables;
+    play_phase phase;
+    uv_timer_t phase_timer;
+    int next_client;       /* the next client to connect, in table-major order */
+    int handshaking;       /* connected or connecting, not yet welcomed */
+    int open_clients;
+    int live_handles;      /* clients not yet closed, for the end of the loop */
+    int tables_started;
+    int welcomed_open;     /* clients welcomed and still connected */
+    int held_at_end;       /* welcomed_open when the window closed */
+    bool loop_ending;
+    /* measured in the window */
+    uint64_t window_start_ns, window_end_ns;
+    uint64_t actions_in_window;  /* action events seen by seat 0 */
+    uint64_t hands_in_window;
+    load_latency latency;        /* act sent -> the last of the 4 seats has the event */
+    load_latency first_latency;  /* act sent -> the first seat has it */
+    double server_cpu_start, server_cpu_end, client_cpu_start, client_cpu_end;
+    long server_rss_before_kib, server_rss_kib;
+    /* checked all along */
+    uint64_t acts_sent, acts_unconfirmed;
+    uint64_t frames_in;
+    uint64_t leaks, seq_gaps, bot_actions, unexpected_events, bad_frames;
+    load_counts errors;          /* error frames by code, before shutdown */
+    load_counts lost;            /* connections that ended before shutdown, by why */
+    int problems_shown;
+};
+
+static double cpu_seconds_self(void);
+static void client_send(play_client *c, json_t *message);
+static void begin_shutdown(play_run *run);
+
+/* ---- tiles and the leak check ------------------------------------------------------------ */
+
+static void show_problem(play_run *run, const play_client *c, const char *what, const char *text,
+                         size_t len)
+{
+    if (run->problems_shown++ >= PLAY_SHOWN_PROBLEMS)
+        return;
+    fprintf(stderr, "load: table %s seat %d: %s: %.*s\n", c->table->code, c->seat, what,
+            (int)(len > 600 ? 600 : len), text);
+}
+
+/* What a snapshot shows: the hand and every play on the table so far. */
+static void learn_from_snapshot_view(play_client *c, const json_t *view)
+{
+    c->own = load_tiles_of(json_object_get(view, "hand"));
+    c->shown = 0;
+    size_t i, j;
+    const json_t *trick, *play;
+    json_array_foreach(json_object_get(view, "tricks"), i, trick)
+        json_array_foreach(json_object_get(trick, "plays"), j, play)
+            c->shown |= load_tiles_of(json_object_get(play, "play"));
+    json_array_foreach(json_object_get(json_object_get(view, "trick"), "plays"), j, play)
+        c->shown |= load_tiles_of(json_object_get(play, "play"));
+}
+
+static void check_leaks(play_run *run, play_client *c, const json_t *view, const char *text,
+                        size_t len)
+{
+    const json_t *natural = json_object_get(view, "natural");
+    if (json_is_object(natural)) /* a natural hand is shown to the table */
+        c->shown |= load_tiles_of(json_object_get(natural, "tiles"));
+    uint64_t hidden = load_tiles_in_text(text, len) & ~(c->own | c->shown);
+    if (hidden != 0) {
+        run->leaks++;
+        show_problem(run, c, "frame holds a tile this seat may not see", text, len);
+    }
+}
+
+/* ---- acting ------------------------------------------------------------------------------ */
+
+static uint32_t table_random(play_table *t)
+{
+    t->rng ^= t->rng << 13;
+    t->rng ^= t->rng >> 17;
+    t->rng ^= t->rng << 5;
+    return t->rng;
+}
+
+/* A legal action from the view: a random one of the listed plays, else the discard asked
+ * for, made of the first tiles of the hand (any tiles may be discarded face down). */
+static json_t *choose_action(play_table *t, const json_t *view)
+{
+    const json_t *legal = json_object_get(view, "legal");
+    const json_t *plays = json_object_get(legal, "plays");
+    size_t n_plays = json_array_size(plays);
+    if (n_plays > 0)
+        return json_pack("{s:O}", "play", json_array_get(plays, table_random(t) % n_plays));
+    json_int_t count = json_integer_value(json_object_get(legal, "discard"));
+    const json_t *hand = json_object_get(view, "hand");
+    json_t *tiles = json_array();
+    for (json_int_t i = 0; i < count; i++)
+        json_array_append(tiles, json_array_get(hand, (size_t)i));
+    return json_pack("{s:o}", "discard", tiles);
+}
+
+static void send_act(play_table *t)
+{
+    play_run *run = t->run;
+    play_client *c = t->actor;
+    char *text = t->act_text;
+    t->actor = NULL;
+    t->act_text = NULL;
+    if (c == NULL || text == NULL || !c->open || run->phase == PHASE_CLOSING) {
+        free(text);
+        return;
+    }
+    if (t->act_open)
+        run->acts_unconfirmed++; /* the last act's event never reached all four */
+    t->act_open = true;
+    t->act_measured = run->phase == PHASE_MEASURE;
+    t->act_sent_ns = uv_hrtime();
+    t->act_seq = c->last_seq + 1;
+    t->act_seat = c->seat;
+    t->act_seen = 0;
+    run->acts_sent++;
+    load_conn_send_text(&c->conn, text, strlen(text));
+    free(text);
+}
+
+static void on_think_done(uv_timer_t *timer)
+{
+    send_act(timer->data);
+}
+
+/* It is this client's turn: prepare the act and send it after the think time (0.5-1.5 times
+ * the mean, so the tables drift apart instead of acting in lockstep). */
+static void plan_act(play_client *c, const json_t *view)
+{
+    play_table *t = c->table;
+    play_run *run = t->run;
+    json_t *message = json_pack("{s:s, s:s, s:s, s:o}", "type", "act", "id", "act", "code",
+                                t->code, "action", choose_action(t, view));
+    free(t->act_text);
+    t->act_text = json_dumps(message, JSON_COMPACT);
+    json_decref(message);
+    t->actor = c;
+    int think = run->o->think_ms;
+    if (think <= 0) {
+        send_act(t);
+        return;
+    }
+    uint64_t delay = (uint64_t)think / 2 + table_random(t) % (uint64_t)think + 1;
+    uv_timer_start(&t->think, on_think_done, delay, 0);
+}
+
+/* ---- table events ------------------------------------------------------------------------ */
+
+static bool in_window(const play_run *run)
+{
+    return run->phase == PHASE_MEASURE;
+}
+
+/* An action event: public tiles, and the latency of the act it answers. */
+static void on_action_event(play_client *c, const json_t *event, uint64_t seq)
+{
+    play_table *t = c->table;
+    play_run *run = t->run;
+    bool by_bot = json_is_true(json_object_get(event, "by_bot"));
+    c->shown |= load_tiles_of(json_object_get(event, "play"));
+    if (c->seat == 0) {
+        if (by_bot)
+            run->bot_actions++;
+        if (in_window(run))
+            run->actions_in_window++;
+    }
+    if (!t->act_open || seq != t->act_seq)
+        return;
+    if (by_bot || json_integer_value(json_object_get(event, "seat")) != t->act_seat) {
+        run->unexpected_events++;
+        t->act_open = false;
+        return;
+    }
+    if (++t->act_seen == 1 && t->act_measured)
+        load_latency_add(&run->first_latency, uv_hrtime() - t->act_sent_ns);
+    if (t->act_seen < PLAY_SEATS)
+        return;
+    t->act_open = false;
+    if (t->act_measured)
+        load_latency_add(&run->latency, uv_hrtime() - t->act_sent_ns);
+}
+
+static void on_event(play_client *c, const json_t *frame)
+{
+    play_run *run = c->table->run;
+    uint64_t seq = (uint64_t)json_integer_value(json_object_get(frame, "seq"));
+    if (c->last_seq != 0 && seq != c->last_seq + 1)
+        run->seq_gaps++;
+    c->last_seq = seq;
+
+    const json_t *event = json_object_get(frame, "event");
+    const json_t *view = json_object_get(frame, "view");
+    const char *kind = json_string_value(json_object_get(event, "kind"));
+    if (kind == NULL)
+        return;
+    if (strcmp(kind, "hand_started") == 0) {
+        c->own = load_tiles_of(json_object_get(view, "hand"));
+        c->shown = 0;
+    } else if (strcmp(kind, "action") == 0) {
+        on_action_event(c, event, seq);
+    } else if (strcmp(kind, "hand_over") == 0) {
+        if (c->seat == 0 && in_window(run))
+            run->hands_in_window++;
+        if (run->phase != PHASE_CLOSING)
+            client_send(c, json_pack("{s:s, s:s, s:s}", "type", "ready", "id", "ready", "code",
+                                     c->table->code));
+    }
+    const json_t *to_act = json_object_get(view, "to_act");
+    if (json_is_integer(to_act) && json_integer_value(to_act) == c->seat &&
+        json_is_object(json_object_get(view, "legal")) && run->phase != PHASE_CLOSING)
+        plan_act(c, view);
+}
+
+/* ---- setup ------------------------------------------------------------------------------- */
+
+static void client_send(play_client *c, json_t *message)
+{
+    char *text = json_dumps(message, JSON_COMPACT);
+    json_decref(message);
+    if (text != NULL)
+        load_conn_send_text(&c->conn, text, strlen(text));
+    free(text);
+}
+
+static void send_join(play_client *c)
+{
+    c->join_sent = true;
+    client_send(c, json_pack("{s:s, s:s, s:s}", "type", "join_table", "id", "join", "code",
+                             c->table->code));
+}
+
+static void on_welcome(play_client *c)
+{
+    play_table *t = c->table;
+    c->welcomed = true;
+    t->run->welcomed_open++;
+    if (c->seat == 0)
+        client_send(c, json_pack("{s:s, s:s, s:s, s:b}", "type", "create_table", "id", "create",
+                                 "game", "tiengow", "public", 0));
+    else if (t->code[0] != '\0')
+        send_join(c);
+}
+
+static void on_snapshot(play_client *c, const json_t *frame, const char *id)
+{
+    play_table *t = c->table;
+    c->last_seq = (uint64_t)json_integer_value(json_object_get(frame, "seq"));
+    const json_t *view = json_object_get(frame, "view");
+    if (json_is_object(view))
+        learn_from_snapshot_view(c, view);
+    if (strcmp(id, "create") == 0) {
+        snprintf(t->code, sizeof t->code, "%s", json_string_value(json_object_get(frame, "table")));
+        for (int s = 1; s < PLAY_SEATS; s++)
+            if (t->clients[s].welcomed && !t->clients[s].join_sent)
+                send_join(&t->clients[s]);
+    } else if (strcmp(id, "join") == 0) {
+        client_send(c, json_pack("{s:s, s:s, s:s, s:i}", "type", "take_seat", "id", "seat", "code",
+                                 t->code, "seat", c->seat));
+    }
+}
+
+static void begin_warmup(play_run *run);
+
+static void on_ok(play_client *c, const char *id)
+{
+    play_table *t = c->table;
+    play_run *run = t->run;
+    if (strcmp(id, "seat") == 0 && ++t->seated == PLAY_SEATS - 1) {
+        client_send(&t->clients[0], json_pack("{s:s, s:s, s:s}", "type", "start", "id", "start",
+                                              "code", t->code));
+    } else if (strcmp(id, "start") == 0) {
+        t->started = true;
+        if (++run->tables_started == run->n_tables && run->phase == PHASE_SETUP)
+            begin_warmup(run);
+    }
+}
+
+static void on_error(play_client *c, const json_t *frame, const char *id, const char *text,
+                     size_t len)
+{
+    play_run *run = c->table->run;
+    if (run->phase == PHASE_CLOSING)
+        return; /* shutting_down and the like are expected then */
+    const json_t *code = json_object_get(frame, "code");
+    load_counts_add(&run->errors, json_is_string(code) ? json_string_value(code) : "(none)",
+                    json_is_string(code) ? json_string_length(code) : 6);
+    if (strcmp(id, "act") != 0 && strcmp(id, "ready") != 0 && !c->table->started)
+        c->table->failed = true;
+    show_problem(run, c, "error", text, len);
+}
+
+/* ---- connections ------------------------------------------------------------------------- */
+
+static void connect_more(play_run *run);
+
+static void on_open(load_conn *conn)
+{
+    play_client *c = conn->user;
+    c->open = true;
+    c->table->run->open_clients++;
+    char name[24];
+    snprintf(name, sizeof name, "load%d", c->number);
+    client_send(c, json_pack("{s:s, s:s, s:i, s:s}", "type", "hello", "id", "hello", "v", 1, "name",
+                             name));
+}
+
+static void on_message(load_conn *conn, const char *text, size_t len)
+{
+    play_client *c = conn->user;
+    play_run *run = c->table->run;
+    run->frames_in++;
+    json_t *frame = json_loadb(text, len, 0, NULL);
+    const char *type = json_string_value(json_object_get(frame, "type"));
+    if (type == NULL) {
+        run->bad_frames++;
+        show_problem(run, c, "not a protocol message", text, len);
+        json_decref(frame);
+        return;
+    }
+    const json_t *id_json = json_object_get(frame, "id");
+    const char *id = json_is_string(id_json) ? json_string_value(id_json) : "";
+    if (strcmp(type, "event") == 0) {
+        on_event(c, frame);
+    } else if (strcmp(type, "welcome") == 0) {
+        run->handshaking--;
+        on_welcome(c);
+        connect_more(run);
+    } else if (strcmp(type, "snapshot") == 0) {
+        on_snapshot(c, frame, id);
+    } else if (strcmp(type, "ok") == 0) {
+        on_ok(c, id);
+    } else if (strcmp(type, "error") == 0) {
+        on_error(c, frame, id, text, len);
+    }
+    check_leaks(run, c, json_object_get(frame, "view"), text, len);
+    json_decref(frame);
+}
+
+static void maybe_end_loop(play_run *run);
+
+static void on_closed(load_conn *conn, const char *why)
+{
+    play_client *c = conn->user;
+    play_run *run = c->table->run;
+    if (c->open)
+        run->open_clients--;
+    if (!c->welcomed)
+        run->handshaking--;
+    else
+        run->welcomed_open--;
+    c->open = false;
+    run->live_handles--;
+    if (run->phase != PHASE_CLOSING) {
+        load_counts_add(&run->lost, why, strlen(why));
+        if (!c->table->started)
+            c->table->failed = true;
+        connect_more(run);
+    }
+    maybe_end_loop(run);
+}
+
+static const load_conn_handlers play_handlers = {
+    .on_open = on_open,
+    .on_message = on_message,
+    .on_closed = on_closed,
+};
+
+/* Keeps at most `inflight` handshakes going; clients connect in table order. */
+static void connect_more(play_run *run)
+{
+    int total = run->n_tables * PLAY_SEATS;
+    while (run->phase == PHASE_SETUP && run->next_client < total &&
+           run->handshaking < run->o->inflight) {
+        int i = run->next_client++;
+        play_client *c = &run->tables[i / PLAY_SEATS].clients[i % PLAY_SEATS];
+        c->started = true;
+        run->handshaking++;
+        run->live_handles++;
+        load_conn_start(&run->net, &c->conn, &play_handlers, c);
+    }
+}
+
+/* ---- phases ------------------------------------------------------------------------------ */
+
+static void on_phase_timer(uv_timer_t *timer);
+
+static void begin_warmup(play_run *run)
+{
+    if (run->tables_started < run->n_tables)
+        fprintf(stderr, "load: only %d of %d tables started in %.0f s; measuring those\n",
+                run->tables_started, run->n_tables, run->o->setup_seconds);
+    if (run->o->verbose)
+        fprintf(stderr, "load: %d tables playing, warming up\n", run->tables_started);
+    run->phase = PHASE_WARMUP;
+    uv_timer_start(&run->phase_timer, on_phase_timer, (uint64_t)(run->o->warmup_seconds * 1000), 0);
+}
+
+static void begin_measure(play_run *run)
+{
+    run->phase = PHASE_MEASURE;
+    run->window_start_ns = uv_hrtime();
+    run->server_cpu_start = run->target->pid ? load_cpu_seconds(run->target->pid) : -1;
+    run->client_cpu_start = cpu_seconds_self();
+    uv_timer_start(&run->phase_timer, on_phase_timer, (uint64_t)(run->o->seconds * 1000), 0);
+}
+
+static void end_measure(play_run *run)
+{
+    run->window_end_ns = uv_hrtime();
+    run->server_cpu_end = run->target->pid ? load_cpu_seconds(run->target->pid) : -1;
+    run->client_cpu_end = cpu_seconds_self();
+    run->server_rss_kib = run->target->pid ? load_rss_kib(run->target->pid) : -1;
+    run->held_at_end = run->welcomed_open;
+    begin_shutdown(run);
+}
+
+static void on_phase_timer(uv_timer_t *timer)
+{
+    play_run *run = timer->data;
+    switch (run->phase) {
+    case PHASE_SETUP:
+        begin_warmup(run);
+        break;
+    case PHASE_WARMUP:
+        begin_measure(run);
+        break;
+    case PHASE_MEASURE:
+        end_measure(run);
+        break;
+    case PHASE_CLOSING: /* the shutdown deadline: cut whoever is left */
+        for (int i = 0; i < run->n_tables; i++)
+            for (int s = 0; s < PLAY_SEATS; s++)
+                if (run->tables[i].clients[s].started)
+                    load_conn_abort(&run->tables[i].clients[s].conn, "shutdown deadline");
+        break;
+    }
+}
+
+/* Stops acting, then lets the server close the connections (a server we started gets
+ * SIGTERM, which sends every client shutting_down and a close) or closes them ourselves. */
+static void begin_shutdown(play_run *run)
+{
+    run->phase = PHASE_CLOSING;
+    for (int i = 0; i < run->n_tables; i++)
+        uv_timer_stop(&run->tables[i].think);
+    if (run->target->ours) {
+        load_target_request_stop(run->target);
+    } else {
+        for (int i = 0; i < run->n_tables; i++)
+            for (int s = 0; s < PLAY_SEATS; s++)
+                if (run->tables[i].clients[s].started)
+                    load_conn_close(&run->tables[i].clients[s].conn, 1000);
+    }
+    uv_timer_start(&run->phase_timer, on_phase_timer, PLAY_SHUTDOWN_MS, 0);
+    maybe_end_loop(run);
+}
+
+/* Once every client is closed, the timers go too and uv_run returns. */
+static void maybe_end_loop(play_run *run)
+{
+    if (run->phase != PHASE_CLOSING || run->live_handles > 0 || run->loop_ending)
+        return;
+    run->loop_ending = true;
+    uv_close((uv_handle_t *)&run->phase_timer, NULL);
+    for (int i = 0; i < run->n_tables; i++)
+        uv_close((uv_handle_t *)&run->tables[i].think, NULL);
+}
+
+/* ---- report ------------------------------------------------------------------------------ */
+
+static double cpu_seconds_self(void)
+{
+    uv_rusage_t usage;
+    if (uv_getrusage(&usage) != 0)
+        return -1;
+    return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
+           (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
+}
+
+static int count_playing(const play_run *run)
+{
+    int n = 0;
+    for (int i = 0; i < run->n_tables; i++)
+        n += run->tables[i].started && !run->tables[i].failed;
+    return n;
+}
+
+static void print_cpu(const char *who, double start, double end, double window)
+{
+    if (start < 0 || end < 0)
+        printf("  %-26s unknown\n", who);
+    else
+        printf("  %-26s %.0f%% of one core\n", who, 100.0 * (end - start) / window);
+}
+
+static int report(play_run *run, int connections_at_end)
+{
+    double window = (double)(run->window_end_ns - run->window_start_ns) / 1e9;
+    load_latency *lat = &run->latency;
+    double p99 = load_latency_percentile(lat, 99);
+    printf("teahouse load: play\n");
+    printf("  %-26s %d asked, %d playing, %d connections held\n", "tables", run->n_tables,
+           count_playing(run), connections_at_end);
+    printf("  %-26s %d ms mean (uniform 0.5-1.5x)\n", "think time", run->o->think_ms);
+    printf("  %-26s %.1f s after %.1f s of warm-up\n", "window", window, run->o->warmup_seconds);
+    printf("  %-26s %llu (%.1f/s)\n", "actions", (unsigned long long)run->actions_in_window,
+           window > 0 ? (double)run->actions_in_window / window : 0.0);
+    printf("  %-26s %llu (%.2f/s)\n", "hands completed", (unsigned long long)run->hands_in_window,
+           window > 0 ? (double)run->hands_in_window / window : 0.0);
+    printf("  %-26s p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f ms (%zu acts)\n",
+           "act -> all 4 seats", load_latency_percentile(lat, 50), load_latency_percentile(lat, 90),
+           p99, load_latency_percentile(lat, 100), load_latency_mean_ms(lat), lat->n);
+    load_latency *first = &run->first_latency;
+    printf("  %-26s p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f ms\n", "act -> first seat",
+           load_latency_percentile(first, 50), load_latency_percentile(first, 90),
+           load_latency_percentile(first, 99), load_latency_percentile(first, 100),
+           load_latency_mean_ms(first));
+    if (run->server_rss_kib >= 0 && run->server_rss_before_kib >= 0 && connections_at_end > 0)
+        printf("  %-26s %ld KiB before, %ld KiB playing: %.1f KiB per connection\n", "server RSS",
+               run->server_rss_before_kib, run->server_rss_kib,
+               (double)(run->server_rss_kib - run->server_rss_before_kib) / connections_at_end);
+    print_cpu("server CPU", run->server_cpu_start, run->server_cpu_end, window);
+    print_cpu("load generator CPU", run->client_cpu_start, run->client_cpu_end, window);
+    printf("  %-26s %llu in, %llu out\n", "frames",
+           (unsigned long long)run->frames_in, (unsigned long long)run->net.frames_out);
+    printf("  %-26s ", "errors received");
+    load_counts_print(&run->errors, stdout);
+    printf("\n  %-26s ", "connections lost");
+    load_counts_print(&run->lost, stdout);
+    printf("\n  %-26s %llu\n", "hidden-tile leaks", (unsigned long long)run->leaks);
+    printf("  %-26s seq gaps %llu, bot actions %llu, unexpected events %llu, unconfirmed acts "
+           "%llu, bad frames %llu\n",
+           "other checks", (unsigned long long)run->seq_gaps,
+           (unsigned long long)run->bot_actions, (unsigned long long)run->unexpected_events,
+           (unsigned long long)run->acts_unconfirmed, (unsigned long long)run->bad_frames);
+    printf("  %-26s p99 under 20 ms: %s\n", "target", lat->n == 0 ? "no data"
+                                                       : p99 < 20.0 ? "met" : "missed");
+    fflush(stdout);
+
+    bool broken = run->leaks > 0 || run->seq_gaps > 0 || run->bot_actions > 0 ||
+                  run->unexpected_events > 0 || run->bad_frames > 0 ||
+                  load_counts_total(&run->errors) > 0 || load_counts_total(&run->lost) > 0 ||
+                  count_playing(run) < run->n_tables || lat->n == 0;
+    return broken ? 1 : 0;
+}
+
+/* ---- the mode ---------------------------------------------------------------------------- */
+
+static bool setup_tables(play_run *run)
+{
+    run->tables = calloc((size_t)run->n_tables, sizeof *run->tables);
+    if (run->tables == NULL)
+        return false;
+    for (int i = 0; i < run->n_tables; i++) {
+        play_table *t = &run->tables[i];
+        t->run = run;
+        t->rng = 2463534242u ^ (uint32_t)(i * 2654435761u);
+        if (t->rng == 0)
+            t->rng = 1;
+        uv_timer_init(&run->loop, &t->think);
+        t->think.data = t;
+        for (int s = 0; s < PLAY_SEATS; s++) {
+            t->clients[s].table = t;
+            t->clients[s].seat = s;
+            t->clients[s].number = i * PLAY_SEATS + s;
+        }
+    }
+    return true;
+}
+
+int load_play(const load_options *o, load_target *target)
+{
+    play_run *run = calloc(1, sizeof *run);
+    if (run == NULL)
+        return 1;
+    run->o = o;
+    run->target = target;
+    run->n_tables = o->tables;
+    uv_loop_init(&run->loop);
+    if (!load_net_init(&run->net, &run->loop, target->host, target->port) || !setup_tables(run)) {
+        fprintf(stderr, "load: cannot set up (address %s?)\n", target->host);
+        return 1;
+    }
+    run->server_rss_before_kib = target->pid ? load_rss_kib(target->pid) : -1;
+    uv_timer_init(&run->loop, &run->phase_timer);
+    run->phase_timer.data = run;
+    uv_timer_start(&run->phase_timer, on_phase_timer, (uint64_t)(o->setup_seconds * 1000), 0);
+    connect_more(run);
+    uv_run(&run->loop, UV_RUN_DEFAULT);
+
+    int status = report(run, run->held_at_end);
+
+    for (int i = 0; i < run->n_tables; i++)
+        free(run->tables[i].act_text);
+    free(run->tables);
+    load_latency_free(&run->latency);
+    load_latency_free(&run->first_latency);
+    load_net_free(&run->net);
+    if (uv_loop_close(&run->loop) != 0)
+        fprintf(stderr, "load: handles left open at exit\n");
+    free(run);
+    return status;
+}
