@@ -28,12 +28,15 @@
 
 #define PLAY_SEATS 4
 #define PLAY_SHUTDOWN_MS 10000
+#define PLAY_DRAIN_MS 2000
 #define PLAY_SHOWN_PROBLEMS 5 /* print the first few bad frames, count the rest */
+#define PLAY_LAG_PROBE_MS 50  /* the period of the probe of our own loop's lateness */
 
 typedef enum play_phase {
     PHASE_SETUP,
     PHASE_WARMUP,
     PHASE_MEASURE,
+    PHASE_DRAIN,   /* play goes on unmeasured while the window's last acts arrive */
     PHASE_CLOSING,
 } play_phase;
 
@@ -83,6 +86,11 @@ struct play_run {
     int n_tables;
     play_phase phase;
     uv_timer_t phase_timer;
+    uv_timer_t tick_timer;       /* once a second in the window: progress (--verbose) */
+    uv_timer_t lag_timer;        /* probes how late our own loop runs */
+    uint64_t lag_last_ns;
+    size_t tick_first_sample;    /* the first latency sample of the current second */
+    int tick_seconds;
     int next_client;       /* the next client to connect, in table-major order */
     int handshaking;       /* connected or connecting, not yet welcomed */
     int open_clients;
@@ -97,6 +105,7 @@ struct play_run {
     uint64_t hands_in_window;
     load_latency latency;        /* act sent -> the last of the 4 seats has the event */
     load_latency first_latency;  /* act sent -> the first seat has it */
+    load_latency own_lag;        /* how late our loop ran its probe timer, in the window */
     double server_cpu_start, server_cpu_end, client_cpu_start, client_cpu_end;
     long server_rss_before_kib, server_rss_kib;
     /* checked all along */
@@ -478,6 +487,30 @@ static void begin_warmup(play_run *run)
     uv_timer_start(&run->phase_timer, on_phase_timer, (uint64_t)(run->o->warmup_seconds * 1000), 0);
 }
 
+/* Our own loop's lateness: if it is small, the latency measured is the server's, not ours. */
+static void on_lag_timer(uv_timer_t *timer)
+{
+    play_run *run = timer->data;
+    uint64_t now = uv_hrtime(), period = (uint64_t)PLAY_LAG_PROBE_MS * 1000000u;
+    if (run->lag_last_ns != 0 && run->phase == PHASE_MEASURE)
+        load_latency_add(&run->own_lag, now - run->lag_last_ns > period ? now - run->lag_last_ns - period : 0);
+    run->lag_last_ns = now;
+}
+
+/* One line a second with that second's acts and latency, so a stall shows when it happened. */
+static void on_tick_timer(uv_timer_t *timer)
+{
+    play_run *run = timer->data;
+    load_latency slice = {0};
+    for (size_t i = run->tick_first_sample; i < run->latency.n; i++)
+        load_latency_add(&slice, (uint64_t)run->latency.us[i] * 1000);
+    run->tick_first_sample = run->latency.n;
+    fprintf(stderr, "load: second %3d: %5zu acts  p50 %7.2f  p99 %7.2f  max %7.2f ms\n",
+            ++run->tick_seconds, slice.n, load_latency_percentile(&slice, 50),
+            load_latency_percentile(&slice, 99), load_latency_percentile(&slice, 100));
+    load_latency_free(&slice);
+}
+
 static void begin_measure(play_run *run)
 {
     run->phase = PHASE_MEASURE;
@@ -485,6 +518,8 @@ static void begin_measure(play_run *run)
     run->server_cpu_start = run->target->pid ? load_cpu_seconds(run->target->pid) : -1;
     run->client_cpu_start = cpu_seconds_self();
     uv_timer_start(&run->phase_timer, on_phase_timer, (uint64_t)(run->o->seconds * 1000), 0);
+    if (run->o->verbose)
+        uv_timer_start(&run->tick_timer, on_tick_timer, 1000, 1000);
 }
 
 static void end_measure(play_run *run)
@@ -494,7 +529,10 @@ static void end_measure(play_run *run)
     run->client_cpu_end = cpu_seconds_self();
     run->server_rss_kib = run->target->pid ? load_rss_kib(run->target->pid) : -1;
     run->held_at_end = run->welcomed_open;
-    begin_shutdown(run);
+    uv_timer_stop(&run->tick_timer);
+    uv_timer_stop(&run->lag_timer);
+    run->phase = PHASE_DRAIN;
+    uv_timer_start(&run->phase_timer, on_phase_timer, PLAY_DRAIN_MS, 0);
 }
 
 static void on_phase_timer(uv_timer_t *timer)
@@ -509,6 +547,9 @@ static void on_phase_timer(uv_timer_t *timer)
         break;
     case PHASE_MEASURE:
         end_measure(run);
+        break;
+    case PHASE_DRAIN:
+        begin_shutdown(run);
         break;
     case PHASE_CLOSING: /* the shutdown deadline: cut whoever is left */
         for (int i = 0; i < run->n_tables; i++)
@@ -545,6 +586,8 @@ static void maybe_end_loop(play_run *run)
         return;
     run->loop_ending = true;
     uv_close((uv_handle_t *)&run->phase_timer, NULL);
+    uv_close((uv_handle_t *)&run->tick_timer, NULL);
+    uv_close((uv_handle_t *)&run->lag_timer, NULL);
     for (int i = 0; i < run->n_tables; i++)
         uv_close((uv_handle_t *)&run->tables[i].think, NULL);
 }
@@ -576,6 +619,15 @@ static void print_cpu(const char *who, double start, double end, double window)
         printf("  %-26s %.0f%% of one core\n", who, 100.0 * (end - start) / window);
 }
 
+/* Acts sent in the window whose event had not reached all four seats when play stopped. */
+static int count_unfinished(const play_run *run)
+{
+    int n = 0;
+    for (int i = 0; i < run->n_tables; i++)
+        n += run->tables[i].act_open && run->tables[i].act_measured;
+    return n;
+}
+
 static int report(play_run *run, int connections_at_end)
 {
     double window = (double)(run->window_end_ns - run->window_start_ns) / 1e9;
@@ -590,9 +642,11 @@ static int report(play_run *run, int connections_at_end)
            window > 0 ? (double)run->actions_in_window / window : 0.0);
     printf("  %-26s %llu (%.2f/s)\n", "hands completed", (unsigned long long)run->hands_in_window,
            window > 0 ? (double)run->hands_in_window / window : 0.0);
-    printf("  %-26s p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f ms (%zu acts)\n",
+    printf("  %-26s p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f ms (%zu acts, %d "
+           "unfinished)\n",
            "act -> all 4 seats", load_latency_percentile(lat, 50), load_latency_percentile(lat, 90),
-           p99, load_latency_percentile(lat, 100), load_latency_mean_ms(lat), lat->n);
+           p99, load_latency_percentile(lat, 100), load_latency_mean_ms(lat), lat->n,
+           count_unfinished(run));
     load_latency *first = &run->first_latency;
     printf("  %-26s p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f ms\n", "act -> first seat",
            load_latency_percentile(first, 50), load_latency_percentile(first, 90),
@@ -604,6 +658,8 @@ static int report(play_run *run, int connections_at_end)
                (double)(run->server_rss_kib - run->server_rss_before_kib) / connections_at_end);
     print_cpu("server CPU", run->server_cpu_start, run->server_cpu_end, window);
     print_cpu("load generator CPU", run->client_cpu_start, run->client_cpu_end, window);
+    printf("  %-26s p99 %.2f  max %.2f ms (how late its own timers ran)\n", "load generator lag",
+           load_latency_percentile(&run->own_lag, 99), load_latency_percentile(&run->own_lag, 100));
     printf("  %-26s %llu in, %llu out\n", "frames",
            (unsigned long long)run->frames_in, (unsigned long long)run->net.frames_out);
     printf("  %-26s ", "errors received");
@@ -667,6 +723,11 @@ int load_play(const load_options *o, load_target *target)
     run->server_rss_before_kib = target->pid ? load_rss_kib(target->pid) : -1;
     uv_timer_init(&run->loop, &run->phase_timer);
     run->phase_timer.data = run;
+    uv_timer_init(&run->loop, &run->tick_timer);
+    run->tick_timer.data = run;
+    uv_timer_init(&run->loop, &run->lag_timer);
+    run->lag_timer.data = run;
+    uv_timer_start(&run->lag_timer, on_lag_timer, PLAY_LAG_PROBE_MS, PLAY_LAG_PROBE_MS);
     uv_timer_start(&run->phase_timer, on_phase_timer, (uint64_t)(o->setup_seconds * 1000), 0);
     connect_more(run);
     uv_run(&run->loop, UV_RUN_DEFAULT);
@@ -678,6 +739,7 @@ int load_play(const load_options *o, load_target *target)
     free(run->tables);
     load_latency_free(&run->latency);
     load_latency_free(&run->first_latency);
+    load_latency_free(&run->own_lag);
     load_net_free(&run->net);
     if (uv_loop_close(&run->loop) != 0)
         fprintf(stderr, "load: handles left open at exit\n");
