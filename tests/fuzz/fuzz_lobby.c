@@ -17,7 +17,7 @@
  *   'A'-'H'   connection 0-7 drops (on_close), if open;
  *   '?'       the connection whose last view says it is to act sends the rest of the line;
  *   '~'       the next N one-shot timers run, with the sweeps due on the way (N the digits that
- *             follow, 1 if none, at most 64);
+ *             follow, 1 if none, at most 64; 100 in all per input);
  *   other     byte b: connection b % 8 sends (b % 16 < 8) or drops.
  * In a frame, "$cD" becomes the code of the D-th table the connections have seen (mod their
  * number), "$tD" the token connection D was last welcomed with, and "$aD" the D-th of the
@@ -44,6 +44,7 @@
 #define SLOTS 8
 #define MAX_CODES 16
 #define TOKEN_LEN 64
+#define MAX_TIMERS_PER_INPUT 100 /* so one input stays cheap: a hand is about 35 timers */
 
 struct net_conn {
     void *data;   /* the lobby's client */
@@ -63,6 +64,7 @@ typedef struct session {
     slot slots[SLOTS];
     char codes[MAX_CODES][PROTO_CODE_LEN + 1];
     int n_codes;
+    unsigned timer_budget; /* one-shot timers an input may still run: a few hands' worth */
 } session;
 
 /* The network layer's callbacks carry no context, so the stub finds the session here. */
@@ -145,9 +147,12 @@ static void run_timers(uv_loop_t *loop, const uint8_t *digits, size_t n)
     for (unsigned one_shots = 0, runs = 0; one_shots < count && runs < 4096; runs++) {
         next_timers next = {.any = NULL, .one_shot = NULL};
         uv_walk(loop, find_earliest_timers, &next);
-        if (next.one_shot == NULL)
+        if (next.one_shot == NULL || current->timer_budget == 0)
             return;
-        one_shots += next.any == next.one_shot;
+        if (next.any == next.one_shot) {
+            one_shots++;
+            current->timer_budget--;
+        }
         run_timer(loop, next.any, next.any_due);
     }
 }
@@ -427,6 +432,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     random_state = 20240501;
     session s;
     memset(&s, 0, sizeof s);
+    s.timer_budget = MAX_TIMERS_PER_INPUT;
     current = &s;
     uv_loop_t loop;
     FUZZ_CHECK(uv_loop_init(&loop) == 0, "no loop");
