@@ -70,15 +70,18 @@ CREATE TABLE hands (
 );
 CREATE INDEX hands_unfinished ON hands (table_id) WHERE finished_at IS NULL;
 
--- Every accepted action of a hand, numbered 1, 2, 3, … (clustered by hand for replays).
+-- Every accepted action of a hand, numbered 1, 2, 3, …. Rows are appended in the order written
+-- (many tables play at once), and found by hand through the small index: clustering the rows by
+-- hand would rewrite a page per table at every group commit.
 CREATE TABLE hand_actions (
+    id      INTEGER PRIMARY KEY,
     hand_id INTEGER NOT NULL REFERENCES hands (id),
     seq     INTEGER NOT NULL CHECK (seq >= 1),
     seat    INTEGER NOT NULL,
     action  TEXT NOT NULL,
-    at      INTEGER NOT NULL,
-    PRIMARY KEY (hand_id, seq)
-) WITHOUT ROWID;
+    at      INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX hand_actions_by_hand ON hand_actions (hand_id, seq);
 
 -- The ledger: append-only, each hand's rows sum to zero, each row's hash covers its fields and
 -- the previous row's hash (the canonical text is in server/store.h). player_id and

@@ -10,9 +10,11 @@
  * its callback, run later on the loop thread (never from inside the request function). Requests
  * are answered in the order they were made, except login and account creation, whose password
  * hashing runs on libuv's thread pool so that it never holds up a hand's writes. The requests
- * waiting when the store thread wakes are written in one transaction (group commit); each is
- * atomic on its own, and a callback reporting STORE_OK means the data is committed: a client
- * shown a result after that callback sees only what the database holds.
+ * made during one turn of the loop go to the store thread together, just before the loop waits,
+ * and what is waiting there is written in one transaction (group commit); each request is atomic
+ * on its own, and a callback reporting STORE_OK means the data is committed: a client shown a
+ * result after that callback sees only what the database holds. Like a libuv request, a request
+ * not yet answered keeps the loop running; an idle store does not.
  *
  * A request function returns true when its callback will come (exactly once), false when the
  * store is closing or memory ran out (then no callback). Bad input is answered through the

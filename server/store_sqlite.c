@@ -2,20 +2,33 @@
  * store_sqlite — the SQLite backend of store.h.
  *
  * One connection, owned by the store thread. The loop thread turns each request into a
- * `request` (copying its strings, JSON already serialised) and appends it to a queue; the store
- * thread takes everything queued, runs it in one transaction (group commit: one WAL append and,
- * with FULL durability, one fsync for the whole batch), moves the answered requests to a done
- * list and wakes the loop through one uv_async, whose callback runs the requests' callbacks in
- * order. A request that writes several statements runs inside a savepoint, so a failing one
- * leaves no trace while the rest of the batch commits. Prepared statements are made once and
- * reused.
+ * `request` (copying its strings, JSON already serialised) and holds it until the loop is about
+ * to wait for I/O (a uv_prepare handle), then hands everything made in that loop iteration to
+ * the store thread at once. The store thread takes everything queued, runs it in one transaction
+ * (group commit: one WAL append and, with FULL durability, one fsync for the whole batch), moves
+ * the answered requests to a done list and wakes the loop through one uv_async, whose callback
+ * runs the requests' callbacks in order. Prepared statements are made once and reused.
+ *
+ * Each request is atomic without a savepoint (which would copy every page it touches): requests
+ * check what they can before writing, a failing statement is undone by SQLite, and in the rare
+ * case that a request fails after writing part of itself, the transaction is rolled back and the
+ * batch runs again without it (run_pass).
+ *
+ * The store thread keeps the state of open hands (table, last action number) in a small cache,
+ * so an action is one INSERT; the cache is cleared whenever a transaction is rolled back.
  *
  * Password hashing (argon2id, ~0.1 s and 64 MiB on purpose) runs on libuv's thread pool between
  * two visits to the store thread, so that logins never delay the hands being written.
  *
- * Invariants: only the store thread touches the connection while the thread runs; only the loop
- * thread touches `closing`, `in_pool` and `async_closed`; the queue, the done list and `stopping`
- * are guarded by `lock`.
+ * A third thread, the checkpointer, copies the WAL back into the database file (with its fsync)
+ * on a connection of its own, so that the store thread does not stop writing for it. Only when
+ * the WAL grows past WAL_FOREGROUND_PAGES, because writing never pauses long enough for the
+ * checkpointer to catch up, does the store thread finish a checkpoint itself, which lets the WAL
+ * start again from its beginning.
+ *
+ * Invariants: only the store thread touches the connection and the hand cache while the thread
+ * runs; only the loop thread touches the held list, `closing`, `in_pool` and `open_handles`; the
+ * queue, the done list and `stopping` are guarded by `lock`.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -38,6 +51,9 @@
 #define TOKEN_HASH_BYTES 32
 #define CACHE_KIB 16384         /* SQLite page cache of the store's connection */
 #define WAL_LIMIT_BYTES (64 * 1024 * 1024)
+#define FLUSH_AT 1024           /* held requests that go to the store thread without waiting for the loop */
+#define WAL_BACKGROUND_PAGES 2000   /* the checkpointer runs each time the WAL grows by this many pages */
+#define WAL_FOREGROUND_PAGES 16000  /* the store thread finishes a checkpoint itself from this size (~64 MiB) */
 
 /* ---- The statements ---- */
 
@@ -46,9 +62,6 @@ typedef enum stmt_id {
     SQL_BEGIN_WRITE,
     SQL_COMMIT,
     SQL_ROLLBACK,
-    SQL_SAVEPOINT,
-    SQL_RELEASE,
-    SQL_ROLLBACK_TO,
     SQL_GUEST_INSERT,
     SQL_PLAYER_RENAME,
     SQL_ACCOUNT_INSERT,
@@ -59,9 +72,9 @@ typedef enum stmt_id {
     SQL_PLAYER_SEEN,
     SQL_SESSION_LOOKUP,
     SQL_SESSION_DELETE,
+    SQL_PLAYER_EXISTS,
     SQL_TABLE_INSERT,
     SQL_TABLE_UPDATE,
-    SQL_TABLE_HAND_STARTED,
     SQL_HAND_OPEN_ON_TABLE,
     SQL_HAND_INSERT,
     SQL_HAND_STATE,
@@ -77,14 +90,14 @@ typedef enum stmt_id {
     SQL_COUNT
 } stmt_id;
 
+/* The statements run for every action and hand use OR FAIL: each changes one row and SQLite checks
+ * every constraint before writing it, so a failure leaves nothing, and FAIL (unlike the default
+ * ABORT) needs no statement journal, a copy of every page the statement touches. */
 static const char *const sql_text[SQL_COUNT] = {
     [SQL_BEGIN_READ] = "BEGIN",
     [SQL_BEGIN_WRITE] = "BEGIN IMMEDIATE",
     [SQL_COMMIT] = "COMMIT",
     [SQL_ROLLBACK] = "ROLLBACK",
-    [SQL_SAVEPOINT] = "SAVEPOINT request",
-    [SQL_RELEASE] = "RELEASE request",
-    [SQL_ROLLBACK_TO] = "ROLLBACK TO request",
     [SQL_GUEST_INSERT] = "INSERT INTO players (kind, nickname, created_at, last_seen_at) VALUES ('guest', ?1, ?2, ?2)",
     [SQL_PLAYER_RENAME] = "UPDATE players SET nickname = ?2, last_seen_at = ?3 WHERE id = ?1",
     [SQL_ACCOUNT_INSERT] = "INSERT INTO players (kind, nickname, account_name, password_hash, created_at, last_seen_at)"
@@ -99,27 +112,31 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_SESSION_LOOKUP] = "SELECT p.id, p.nickname, p.account_name, p.is_admin, s.expires_at"
                            " FROM sessions AS s JOIN players AS p ON p.id = s.player_id WHERE s.token_hash = ?1",
     [SQL_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?1",
+    [SQL_PLAYER_EXISTS] = "SELECT 1 FROM players WHERE id = ?1",
     [SQL_TABLE_INSERT] = "INSERT INTO game_tables (game, options, host_player_id, code, is_public, seats, state, banker,"
                          " multiplier, hands_played, created_at, updated_at)"
                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
     [SQL_TABLE_UPDATE] = "UPDATE game_tables SET game = ?1, options = ?2, host_player_id = ?3, code = ?4, is_public = ?5,"
                          " seats = ?6, state = ?7, banker = ?8, multiplier = ?9, hands_played = ?10, updated_at = ?11"
                          " WHERE id = ?12",
-    [SQL_TABLE_HAND_STARTED] = "UPDATE game_tables SET hands_played = max(hands_played, ?2), updated_at = ?3 WHERE id = ?1",
-    [SQL_HAND_OPEN_ON_TABLE] = "SELECT number FROM hands WHERE table_id = ?1 AND finished_at IS NULL LIMIT 1",
-    [SQL_HAND_INSERT] = "INSERT INTO hands (table_id, number, seed, deal, banker, multiplier, started_at)"
+    [SQL_HAND_OPEN_ON_TABLE] = "SELECT EXISTS (SELECT 1 FROM game_tables WHERE id = ?1),"
+                               " (SELECT number FROM hands WHERE table_id = ?1 AND finished_at IS NULL LIMIT 1)",
+    [SQL_HAND_INSERT] = "INSERT OR FAIL INTO hands (table_id, number, seed, deal, banker, multiplier, started_at)"
                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     [SQL_HAND_STATE] = "SELECT table_id, finished_at IS NULL,"
                        " (SELECT coalesce(max(seq), 0) FROM hand_actions WHERE hand_id = ?1) FROM hands WHERE id = ?1",
-    [SQL_ACTION_INSERT] = "INSERT INTO hand_actions (hand_id, seq, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-    [SQL_HAND_RESULT] = "UPDATE hands SET result = ?2, finished_at = ?3 WHERE id = ?1 AND finished_at IS NULL",
+    [SQL_ACTION_INSERT] = "INSERT OR FAIL INTO hand_actions (hand_id, seq, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [SQL_HAND_RESULT] = "UPDATE OR FAIL hands SET result = ?2, finished_at = ?3 WHERE id = ?1 AND finished_at IS NULL",
     [SQL_LEDGER_LAST] = "SELECT id, hash FROM ledger ORDER BY id DESC LIMIT 1",
-    [SQL_PLAYER_BALANCE] = "SELECT balance_after FROM ledger WHERE player_id = ?1 ORDER BY id DESC LIMIT 1",
-    [SQL_LEDGER_INSERT] = "INSERT INTO ledger (id, table_id, hand_id, player_id, seat, units, reason, balance_after, at,"
+    [SQL_PLAYER_BALANCE] = "SELECT EXISTS (SELECT 1 FROM players WHERE id = ?1),"
+                           " (SELECT balance_after FROM ledger WHERE player_id = ?1 ORDER BY id DESC LIMIT 1)",
+    [SQL_LEDGER_INSERT] = "INSERT OR FAIL INTO ledger (id, table_id, hand_id, player_id, seat, units, reason, balance_after, at,"
                           " prev_hash, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    [SQL_TABLE_BANKER] = "UPDATE game_tables SET banker = ?2, multiplier = ?3, updated_at = ?4 WHERE id = ?1",
+    [SQL_TABLE_BANKER] = "UPDATE OR FAIL game_tables SET banker = ?2, multiplier = ?3, updated_at = ?4 WHERE id = ?1",
+    /* A hand's start does not touch its table (one page less a hand): the count comes from both. */
     [SQL_OPEN_TABLES] = "SELECT id, game, options, host_player_id, code, is_public, seats, state, banker, multiplier,"
-                        " hands_played FROM game_tables WHERE state <> 'closed' ORDER BY id",
+                        " max(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0))"
+                        " FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
     [SQL_UNFINISHED_HAND] = "SELECT id, number, seed, deal, banker, multiplier FROM hands"
                             " WHERE table_id = ?1 AND finished_at IS NULL ORDER BY number LIMIT 1",
     [SQL_HAND_ACTIONS] = "SELECT seq, seat, action FROM hand_actions WHERE hand_id = ?1 ORDER BY seq",
@@ -189,6 +206,8 @@ struct store {
     store_options options;
     sqlite3 *db;
     sqlite3_stmt *stmts[SQL_COUNT];
+    struct hand_slot *hands;         /* store thread: the open hands' cache */
+    size_t hands_used;
 
     uv_thread_t thread;
     uv_mutex_t lock;
@@ -198,10 +217,22 @@ struct store {
     request *done_head, *done_tail;
     bool stopping;
 
+    uv_thread_t checkpoint_thread;
+    sqlite3 *checkpoint_db;
+    uv_mutex_t checkpoint_lock;
+    uv_cond_t checkpoint_wake;
+    bool checkpoint_wanted;
+    bool checkpoint_stopping;
+    int wal_pages_at_request;        /* store thread: the WAL's size when a checkpoint was last asked for */
+
+    request *held_head, *held_tail;  /* made in this loop iteration, not yet queued */
+    int held_count;
+    uv_prepare_t flush;              /* queues the held requests before the loop waits */
     uv_async_t async;
     bool closing;
-    bool async_closed;
+    int open_handles;                /* flush and async, until their close callbacks */
     int in_pool;
+    long unanswered;                 /* requests made and not yet answered: the loop stays alive */
 };
 
 static int64_t real_clock_ms(void)
@@ -275,10 +306,14 @@ static bool use_wal(sqlite3 *db, const char *path, store_error *error)
 
 static bool configure(sqlite3 *db, const char *path, const store_options *o, store_error *error)
 {
+    /* Foreign keys stay off: the store checks every reference itself before writing (a hand's
+     * actions and ledger rows refer to the hand row they were checked against, players are looked
+     * up), and without them a one-row INSERT OR FAIL needs no statement journal. temp_store in
+     * memory keeps SQLite's own scratch files off the disk. */
     char sql[256];
     snprintf(sql, sizeof sql,
-             "PRAGMA synchronous = %s; PRAGMA foreign_keys = ON; PRAGMA cache_size = -%d;"
-             " PRAGMA journal_size_limit = %d;",
+             "PRAGMA synchronous = %s; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -%d;"
+             " PRAGMA temp_store = MEMORY; PRAGMA journal_size_limit = %d;",
              o->durability == STORE_DURABILITY_FULL ? "FULL" : "NORMAL", CACHE_KIB, WAL_LIMIT_BYTES);
     if (!exec_sql(db, path, sql, "configuring the connection", error))
         return false;
@@ -385,7 +420,7 @@ static store_status sql_fail(store *s, request *r, int rc, const char *doing)
     return store_sqlite_error(&r->error, s->db, s->path, rc, doing);
 }
 
-/* Runs one of the parameterless statements (BEGIN, COMMIT, SAVEPOINT, …). */
+/* Runs one of the parameterless statements (BEGIN, COMMIT, ROLLBACK). */
 static int run_simple(store *s, stmt_id id, store_error *error)
 {
     sqlite3_stmt *stmt = s->stmts[id];
@@ -569,12 +604,92 @@ static store_status do_logout(store *s, request *r)
     return STORE_OK;
 }
 
+/* ---- The open hands' cache (store thread) ---- */
+
+/* What an action or a hand's end checks first. The store thread keeps it for open hands, so that
+ * an action is one INSERT; the cache follows the current transaction and is cleared whenever a
+ * transaction is rolled back, so it never holds what the database does not. */
+typedef struct hand_state {
+    int64_t table_id;
+    bool open;
+    int64_t last_seq;
+} hand_state;
+
+typedef struct hand_slot {
+    int64_t hand_id;  /* 0: never used; HAND_GONE: its hand was finished */
+    int64_t table_id;
+    int64_t last_seq;
+} hand_slot;
+
+#define HAND_CACHE_SLOTS 8192 /* a power of two */
+#define HAND_GONE (-1)
+
+static void hand_cache_clear(store *s)
+{
+    memset(s->hands, 0, HAND_CACHE_SLOTS * sizeof *s->hands);
+    s->hands_used = 0;
+}
+
+/* The slot of hand_id, or the first free one after it (open addressing, linear probing). */
+static hand_slot *hand_cache_slot(store *s, int64_t hand_id)
+{
+    size_t i = (size_t)((uint64_t)hand_id * UINT64_C(0x9e3779b97f4a7c15) >> 51) & (HAND_CACHE_SLOTS - 1);
+    while (s->hands[i].hand_id != 0 && s->hands[i].hand_id != hand_id)
+        i = (i + 1) & (HAND_CACHE_SLOTS - 1);
+    return &s->hands[i];
+}
+
+static bool hand_cache_get(store *s, int64_t hand_id, hand_state *out)
+{
+    const hand_slot *slot = hand_cache_slot(s, hand_id);
+    if (slot->hand_id != hand_id)
+        return false;
+    *out = (hand_state){.table_id = slot->table_id, .open = true, .last_seq = slot->last_seq};
+    return true;
+}
+
+static void hand_cache_put(store *s, int64_t hand_id, const hand_state *hs)
+{
+    hand_slot *slot = hand_cache_slot(s, hand_id);
+    if (slot->hand_id == 0) {
+        /* Slots are not reused after a hand ends: start afresh when half are taken. */
+        if (s->hands_used >= HAND_CACHE_SLOTS / 2) {
+            hand_cache_clear(s);
+            slot = hand_cache_slot(s, hand_id);
+        }
+        s->hands_used++;
+    }
+    *slot = (hand_slot){.hand_id = hand_id, .table_id = hs->table_id, .last_seq = hs->last_seq};
+}
+
+static void hand_cache_forget(store *s, int64_t hand_id)
+{
+    hand_slot *slot = hand_cache_slot(s, hand_id);
+    if (slot->hand_id == hand_id)
+        slot->hand_id = HAND_GONE;
+}
+
 /* ---- Tables and hands (store thread) ---- */
+
+static store_status check_player_exists(store *s, request *r, int64_t player_id, const char *role)
+{
+    sqlite3_stmt *stmt = prepare(s, r, SQL_PLAYER_EXISTS);
+    if (stmt == NULL)
+        return r->error.status;
+    sqlite3_bind_int64(stmt, 1, player_id);
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if (rc == SQLITE_DONE)
+        return request_fail(r, STORE_INVALID, "There is no player %" PRId64 " to %s.", player_id, role);
+    return rc == SQLITE_ROW ? STORE_OK : sql_fail(s, r, rc, "looking up a player");
+}
 
 static store_status do_table_save(store *s, request *r)
 {
     const store_table *t = &r->table;
     const bool create = t->id == 0;
+    if (t->host_player_id > 0 && check_player_exists(s, r, t->host_player_id, "host the table") != STORE_OK)
+        return r->error.status;
     sqlite3_stmt *stmt = prepare(s, r, create ? SQL_TABLE_INSERT : SQL_TABLE_UPDATE);
     if (stmt == NULL)
         return r->error.status;
@@ -594,8 +709,6 @@ static store_status do_table_save(store *s, request *r)
     int rc = step_reset(stmt);
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
         return request_fail(r, STORE_CONFLICT, "The code %s belongs to another open table.", t->code);
-    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
-        return request_fail(r, STORE_INVALID, "There is no player %" PRId64 " to host the table.", t->host_player_id);
     if (rc != SQLITE_OK)
         return sql_fail(s, r, rc, "saving a table");
     if (!create && sqlite3_changes(s->db) == 0)
@@ -607,32 +720,25 @@ static store_status do_table_save(store *s, request *r)
 static store_status do_hand_begin(store *s, request *r)
 {
     const store_hand_start *h = &r->hand;
-    const int64_t now = options_now_ms(&s->options);
     sqlite3_stmt *open_hand = prepare(s, r, SQL_HAND_OPEN_ON_TABLE);
-    sqlite3_stmt *table = prepare(s, r, SQL_TABLE_HAND_STARTED);
     sqlite3_stmt *insert = prepare(s, r, SQL_HAND_INSERT);
-    if (open_hand == NULL || table == NULL || insert == NULL)
+    if (open_hand == NULL || insert == NULL)
         return r->error.status;
 
-    /* One unfinished hand a table, so that recovery knows which hand to resume. */
+    /* The table exists, and has no unfinished hand (so that recovery knows which to resume). */
     sqlite3_bind_int64(open_hand, 1, h->table_id);
     int rc = sqlite3_step(open_hand);
-    int64_t open_number = rc == SQLITE_ROW ? sqlite3_column_int64(open_hand, 0) : 0;
+    const bool table_exists = rc == SQLITE_ROW && sqlite3_column_int(open_hand, 0) != 0;
+    const bool hand_open = rc == SQLITE_ROW && sqlite3_column_type(open_hand, 1) != SQLITE_NULL;
+    const int64_t open_number = rc == SQLITE_ROW ? sqlite3_column_int64(open_hand, 1) : 0;
     sqlite3_reset(open_hand);
-    if (rc == SQLITE_ROW)
+    if (rc != SQLITE_ROW)
+        return sql_fail(s, r, rc, "starting a hand");
+    if (!table_exists)
+        return request_fail(r, STORE_NOT_FOUND, "There is no table %" PRId64 ".", h->table_id);
+    if (hand_open)
         return request_fail(r, STORE_CONFLICT, "Table %" PRId64 " has not finished its hand %" PRId64 ".", h->table_id,
                             open_number);
-    if (rc != SQLITE_DONE)
-        return sql_fail(s, r, rc, "starting a hand");
-
-    sqlite3_bind_int64(table, 1, h->table_id);
-    sqlite3_bind_int64(table, 2, h->number);
-    sqlite3_bind_int64(table, 3, now);
-    rc = step_reset(table);
-    if (rc != SQLITE_OK)
-        return sql_fail(s, r, rc, "starting a hand");
-    if (sqlite3_changes(s->db) == 0)
-        return request_fail(r, STORE_NOT_FOUND, "There is no table %" PRId64 ".", h->table_id);
 
     sqlite3_bind_int64(insert, 1, h->table_id);
     sqlite3_bind_int64(insert, 2, h->number);
@@ -640,7 +746,7 @@ static store_status do_hand_begin(store *s, request *r)
     bind_text(insert, 4, r->json_a);
     sqlite3_bind_int(insert, 5, h->banker);
     sqlite3_bind_int64(insert, 6, h->multiplier);
-    sqlite3_bind_int64(insert, 7, now);
+    sqlite3_bind_int64(insert, 7, options_now_ms(&s->options));
     rc = step_reset(insert);
     if (store_sqlite_status(rc) == STORE_CONFLICT)
         return request_fail(r, STORE_CONFLICT, "Table %" PRId64 " already has a hand %" PRId64 ".", h->table_id,
@@ -648,17 +754,14 @@ static store_status do_hand_begin(store *s, request *r)
     if (rc != SQLITE_OK)
         return sql_fail(s, r, rc, "starting a hand");
     r->result_id = sqlite3_last_insert_rowid(s->db);
+    hand_cache_put(s, r->result_id, &(hand_state){.table_id = h->table_id, .open = true, .last_seq = 0});
     return STORE_OK;
 }
 
-typedef struct hand_state {
-    int64_t table_id;
-    bool open;
-    int64_t last_seq;
-} hand_state;
-
 static store_status read_hand_state(store *s, request *r, int64_t hand_id, hand_state *out)
 {
+    if (hand_cache_get(s, hand_id, out))
+        return STORE_OK;
     sqlite3_stmt *stmt = prepare(s, r, SQL_HAND_STATE);
     if (stmt == NULL)
         return r->error.status;
@@ -676,6 +779,7 @@ static store_status read_hand_state(store *s, request *r, int64_t hand_id, hand_
         return sql_fail(s, r, rc, "reading a hand");
     if (!out->open)
         return request_fail(r, STORE_INVALID, "Hand %" PRId64 " is over.", hand_id);
+    hand_cache_put(s, hand_id, out);
     return STORE_OK;
 }
 
@@ -702,6 +806,7 @@ static store_status insert_action(store *s, request *r, int64_t hand_id, const h
     int rc = step_reset(stmt);
     if (rc != SQLITE_OK)
         return sql_fail(s, r, rc, "recording an action");
+    hand_cache_put(s, hand_id, &(hand_state){.table_id = hs->table_id, .open = true, .last_seq = seq});
     return STORE_OK;
 }
 
@@ -721,10 +826,13 @@ static store_status player_balance(store *s, request *r, int64_t player_id, int6
         return r->error.status;
     sqlite3_bind_int64(stmt, 1, player_id);
     int rc = sqlite3_step(stmt);
-    *balance = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
+    const bool exists = rc == SQLITE_ROW && sqlite3_column_int(stmt, 0) != 0;
+    *balance = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 1) : 0; /* NULL reads as 0 */
     sqlite3_reset(stmt);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    if (rc != SQLITE_ROW)
         return sql_fail(s, r, rc, "reading a balance");
+    if (!exists)
+        return request_fail(r, STORE_INVALID, "A ledger row names player %" PRId64 ", who does not exist.", player_id);
     return STORE_OK;
 }
 
@@ -766,9 +874,6 @@ static store_status insert_ledger_row(store *s, request *r, const store_ledger_r
     bind_text(stmt, 10, row->prev_hash);
     bind_text(stmt, 11, hash);
     int rc = step_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
-        return request_fail(r, STORE_INVALID, "A ledger row names player %" PRId64 ", who does not exist.",
-                            row->player_id);
     if (rc != SQLITE_OK)
         return sql_fail(s, r, rc, "writing the ledger");
     return STORE_OK;
@@ -796,7 +901,7 @@ static store_status append_ledger(store *s, request *r, int64_t table_id, int64_
             .prev_hash = prev,
         };
         if (!row.is_bot) {
-            int64_t before;
+            int64_t before = 0;
             if (player_balance(s, r, e->player_id, &before) != STORE_OK)
                 return r->error.status;
             if (__builtin_add_overflow(before, e->units, &row.balance_after))
@@ -844,6 +949,7 @@ static store_status do_hand_finish(store *s, request *r)
     rc = step_reset(banker);
     if (rc != SQLITE_OK)
         return sql_fail(s, r, rc, "recording the table's banker");
+    hand_cache_forget(s, e->hand_id);
     return STORE_OK;
 }
 
@@ -1014,12 +1120,6 @@ static bool request_writes(const request *r)
     }
 }
 
-/* Requests that write more than one row run in a savepoint: all of it or nothing. */
-static bool request_needs_savepoint(const request *r)
-{
-    return r->kind == REQ_HAND_FINISH || r->kind == REQ_HAND_BEGIN || (r->kind == REQ_LOGIN && r->stage == 2);
-}
-
 static store_status run_request(store *s, request *r)
 {
     switch (r->kind) {
@@ -1049,21 +1149,6 @@ static store_status run_request(store *s, request *r)
     return request_fail(r, STORE_INTERNAL, "The store thread was given a request it does not run.");
 }
 
-static store_status run_in_savepoint(store *s, request *r)
-{
-    if (run_simple(s, SQL_SAVEPOINT, &r->error) != SQLITE_OK)
-        return r->error.status;
-    if (run_request(s, r) == STORE_OK && run_simple(s, SQL_RELEASE, &r->error) == SQLITE_OK)
-        return STORE_OK;
-    /* Unless SQLite already rolled the whole transaction back, undo this request alone. */
-    if (!sqlite3_get_autocommit(s->db)) {
-        store_error ignored;
-        run_simple(s, SQL_ROLLBACK_TO, &ignored);
-        run_simple(s, SQL_RELEASE, &ignored);
-    }
-    return r->error.status;
-}
-
 /* The requests from first up to (not including) end that had succeeded lose their writes. */
 static void fail_succeeded(request *first, const request *end, const store_error *error)
 {
@@ -1080,42 +1165,139 @@ static bool any_writes(const request *r)
     return false;
 }
 
+static void rollback(store *s)
+{
+    hand_cache_clear(s);
+    if (!sqlite3_get_autocommit(s->db)) {
+        store_error ignored;
+        run_simple(s, SQL_ROLLBACK, &ignored);
+    }
+}
+
 static void commit(store *s, request *txn_first)
 {
     store_error error;
     if (run_simple(s, SQL_COMMIT, &error) == SQLITE_OK)
         return;
-    if (!sqlite3_get_autocommit(s->db)) {
-        store_error ignored;
-        run_simple(s, SQL_ROLLBACK, &ignored);
-    }
+    rollback(s);
     fail_succeeded(txn_first, NULL, &error);
 }
 
-static void run_batch(store *s, request *batch)
+/* One pass over the batch in one transaction. A request that fails leaves nothing of itself:
+ * its failing statement is undone by SQLite; if it had already written other rows, the pass is
+ * rolled back and false returned, and the batch runs again without it (rare: the requests are
+ * checked first; savepoints for every request would cost a copy of each page they touch). */
+static bool run_pass(store *s, request *batch)
 {
     request *txn_first = NULL; /* the first request of the open transaction, or NULL */
     for (request *r = batch; r != NULL; r = r->next) {
-        if (r->error.status != STORE_OK) /* refused when it was made */
+        if (r->error.status != STORE_OK) /* refused when it was made, or in an earlier pass */
             continue;
         if (txn_first == NULL) {
             store_error error;
             if (run_simple(s, any_writes(r) ? SQL_BEGIN_WRITE : SQL_BEGIN_READ, &error) != SQLITE_OK) {
                 fail_succeeded(r, NULL, &error);
-                return;
+                return true;
             }
             txn_first = r;
         }
-        store_status status = request_needs_savepoint(r) ? run_in_savepoint(s, r) : run_request(s, r);
-        if (status != STORE_OK && sqlite3_get_autocommit(s->db)) {
+        const int changes = sqlite3_total_changes(s->db);
+        if (run_request(s, r) == STORE_OK)
+            continue;
+        if (sqlite3_get_autocommit(s->db)) {
             /* SQLite rolled the whole transaction back (disk full, I/O error): the earlier
              * requests of it are not written either. The next request opens a new one. */
+            hand_cache_clear(s);
             fail_succeeded(txn_first, r, &r->error);
             txn_first = NULL;
+        } else if (sqlite3_total_changes(s->db) != changes) {
+            rollback(s);
+            return false;
         }
     }
     if (txn_first != NULL)
         commit(s, txn_first);
+    return true;
+}
+
+static void run_batch(store *s, request *batch)
+{
+    while (!run_pass(s, batch))
+        ;
+}
+
+/* ---- The checkpointer ---- */
+
+/* After each commit on the store thread, with the WAL's size in pages. */
+static int on_wal_commit(void *arg, sqlite3 *db, const char *name, int pages)
+{
+    store *s = arg;
+    if (pages < s->wal_pages_at_request) /* the WAL started again from its beginning */
+        s->wal_pages_at_request = 0;
+    if (pages >= WAL_FOREGROUND_PAGES) {
+        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+        s->wal_pages_at_request = pages;
+    } else if (pages - s->wal_pages_at_request >= WAL_BACKGROUND_PAGES) {
+        /* Once per so many new pages: a page written many times is copied back once. */
+        uv_mutex_lock(&s->checkpoint_lock);
+        s->checkpoint_wanted = true;
+        uv_cond_signal(&s->checkpoint_wake);
+        uv_mutex_unlock(&s->checkpoint_lock);
+        s->wal_pages_at_request = pages;
+    }
+    return SQLITE_OK;
+}
+
+static void checkpoint_thread(void *arg)
+{
+    store *s = arg;
+    for (;;) {
+        uv_mutex_lock(&s->checkpoint_lock);
+        while (!s->checkpoint_wanted && !s->checkpoint_stopping)
+            uv_cond_wait(&s->checkpoint_wake, &s->checkpoint_lock);
+        bool stop = s->checkpoint_stopping;
+        s->checkpoint_wanted = false;
+        uv_mutex_unlock(&s->checkpoint_lock);
+        if (stop)
+            break;
+        /* PASSIVE: copies what no reader needs, never blocks the writer; an error here only
+         * means the WAL stays longer, and the store thread's own commits report real trouble. */
+        sqlite3_wal_checkpoint_v2(s->checkpoint_db, "main", SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    }
+}
+
+/* Opens the checkpointer's connection and hands checkpoints from the store's connection to it. */
+static bool start_checkpointer(store *s, store_error *error)
+{
+    int rc = sqlite3_open_v2(s->path, &s->checkpoint_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        store_sqlite_error(error, s->checkpoint_db, s->path, rc, "opening the checkpointer's connection");
+        sqlite3_close(s->checkpoint_db);
+        s->checkpoint_db = NULL;
+        return false;
+    }
+    sqlite3_busy_timeout(s->checkpoint_db, s->options.busy_timeout_ms);
+    if (!configure(s->checkpoint_db, s->path, &s->options, error) ||
+        uv_thread_create(&s->checkpoint_thread, checkpoint_thread, s) != 0) {
+        if (error->status == STORE_OK)
+            store_error_set(error, STORE_INTERNAL, "Cannot start the checkpointer thread.");
+        sqlite3_close(s->checkpoint_db);
+        s->checkpoint_db = NULL;
+        return false;
+    }
+    sqlite3_wal_hook(s->db, on_wal_commit, s); /* replaces SQLite's automatic checkpoints */
+    return true;
+}
+
+static void stop_checkpointer(store *s)
+{
+    uv_mutex_lock(&s->checkpoint_lock);
+    s->checkpoint_stopping = true;
+    uv_cond_signal(&s->checkpoint_wake);
+    uv_mutex_unlock(&s->checkpoint_lock);
+    uv_thread_join(&s->checkpoint_thread);
+    sqlite3_close(s->checkpoint_db);
+    s->checkpoint_db = NULL;
 }
 
 /* ---- The store thread ---- */
@@ -1163,6 +1345,8 @@ static void hand_back(store *s, request *batch)
 
 static void close_database(store *s)
 {
+    free(s->hands);
+    s->hands = NULL;
     for (int i = 0; i < SQL_COUNT; i++) {
         sqlite3_finalize(s->stmts[i]);
         s->stmts[i] = NULL;
@@ -1195,14 +1379,26 @@ static void store_free(store *s)
     uv_cond_destroy(&s->wake);
     uv_cond_destroy(&s->sync_done);
     uv_mutex_destroy(&s->lock);
+    uv_cond_destroy(&s->checkpoint_wake);
+    uv_mutex_destroy(&s->checkpoint_lock);
     free(s->path);
     free(s);
 }
 
 static void free_when_idle(store *s)
 {
-    if (s->async_closed && s->in_pool == 0)
+    if (s->open_handles == 0 && s->in_pool == 0)
         store_free(s);
+}
+
+/* Like a libuv request, an unanswered request keeps the loop running; an idle store does not. */
+static void count_request(store *s, int delta)
+{
+    s->unanswered += delta;
+    if (s->unanswered == 1 && delta > 0)
+        uv_ref((uv_handle_t *)&s->async);
+    else if (s->unanswered == 0)
+        uv_unref((uv_handle_t *)&s->async);
 }
 
 static request *request_new(store *s, request_kind kind, void *ctx)
@@ -1215,19 +1411,48 @@ static request *request_new(store *s, request_kind kind, void *ctx)
     r->s = s;
     r->kind = kind;
     r->ctx = ctx;
+    count_request(s, +1);
     return r;
 }
 
-static void enqueue(store *s, request *r)
+/* Moves the held requests to the store thread's queue and wakes it (once for all of them). */
+static void flush_held(store *s)
 {
+    if (s->held_head == NULL)
+        return;
     uv_mutex_lock(&s->lock);
     if (s->queue_tail)
-        s->queue_tail->next = r;
+        s->queue_tail->next = s->held_head;
     else
-        s->queue_head = r;
-    s->queue_tail = r;
+        s->queue_head = s->held_head;
+    s->queue_tail = s->held_tail;
     uv_cond_signal(&s->wake);
     uv_mutex_unlock(&s->lock);
+    s->held_head = s->held_tail = NULL;
+    s->held_count = 0;
+}
+
+static void on_flush(uv_prepare_t *prepare)
+{
+    store *s = prepare->data;
+    uv_prepare_stop(prepare); /* an idle store keeps no handle active */
+    flush_held(s);
+}
+
+/* Holds r until the loop is about to wait, so that the requests made by all the callbacks of one
+ * loop iteration reach the store thread together and share a transaction; past FLUSH_AT they go
+ * at once, so that the store thread writes them while the loop makes the next ones. */
+static void enqueue(store *s, request *r)
+{
+    if (s->held_tail)
+        s->held_tail->next = r;
+    else
+        s->held_head = r;
+    s->held_tail = r;
+    if (++s->held_count >= FLUSH_AT)
+        flush_held(s);
+    else if (!uv_is_active((uv_handle_t *)&s->flush))
+        uv_prepare_start(&s->flush, on_flush);
 }
 
 static void deliver(request *r)
@@ -1255,6 +1480,7 @@ static void deliver(request *r)
     case REQ_RECOVER:
         break;
     }
+    count_request(r->s, -1);
     request_free(r);
 }
 
@@ -1347,10 +1573,10 @@ static void on_async(uv_async_t *async)
     deliver_done(async->data);
 }
 
-static void on_async_closed(uv_handle_t *handle)
+static void on_handle_closed(uv_handle_t *handle)
 {
     store *s = handle->data;
-    s->async_closed = true;
+    s->open_handles--;
     free_when_idle(s);
 }
 
@@ -1468,8 +1694,12 @@ store *store_open(uv_loop_t *loop, const char *path, const store_options *option
     }
     s->loop = loop;
     s->options = o;
-    s->db = open_for_writing(path, &o, error);
+    s->hands = calloc(HAND_CACHE_SLOTS, sizeof *s->hands);
+    s->db = s->hands ? open_for_writing(path, &o, error) : NULL;
     if (s->db == NULL) {
+        if (s->hands == NULL)
+            store_error_set(error, STORE_INTERNAL, "Out of memory opening the store.");
+        free(s->hands);
         free(s->path);
         free(s);
         return NULL;
@@ -1477,17 +1707,32 @@ store *store_open(uv_loop_t *loop, const char *path, const store_options *option
     uv_mutex_init(&s->lock);
     uv_cond_init(&s->wake);
     uv_cond_init(&s->sync_done);
-    s->async.data = s;
-    if (uv_async_init(loop, &s->async, on_async) != 0) {
-        store_error_set(error, STORE_INTERNAL, "Cannot set up the store's wake-up handle.");
+    uv_mutex_init(&s->checkpoint_lock);
+    uv_cond_init(&s->checkpoint_wake);
+    if (!start_checkpointer(s, error)) {
         close_database(s);
         store_free(s);
         return NULL;
     }
+    s->async.data = s;
+    s->flush.data = s;
+    if (uv_async_init(loop, &s->async, on_async) != 0) {
+        store_error_set(error, STORE_INTERNAL, "Cannot set up the store's wake-up handle.");
+        stop_checkpointer(s);
+        close_database(s);
+        store_free(s);
+        return NULL;
+    }
+    s->open_handles = 1;
+    uv_unref((uv_handle_t *)&s->async); /* until a request is made */
+    uv_prepare_init(loop, &s->flush); /* cannot fail */
+    s->open_handles = 2;
     if (uv_thread_create(&s->thread, store_thread, s) != 0) {
         store_error_set(error, STORE_INTERNAL, "Cannot start the store thread.");
+        stop_checkpointer(s);
         close_database(s);
-        uv_close((uv_handle_t *)&s->async, on_async_closed); /* frees s when the loop runs */
+        uv_close((uv_handle_t *)&s->async, on_handle_closed); /* s is freed when the loop runs */
+        uv_close((uv_handle_t *)&s->flush, on_handle_closed);
         return NULL;
     }
     return s;
@@ -1498,13 +1743,18 @@ void store_close(store *s)
     if (s == NULL || s->closing)
         return;
     s->closing = true;
+    flush_held(s);
     uv_mutex_lock(&s->lock);
     s->stopping = true;
     uv_cond_signal(&s->wake);
     uv_mutex_unlock(&s->lock);
+    /* The checkpointer's connection closes first, so that the store's, closing last, checkpoints
+     * the whole WAL and removes it. */
+    stop_checkpointer(s);
     uv_thread_join(&s->thread);
     deliver_done(s); /* everything the thread wrote is answered before we return */
-    uv_close((uv_handle_t *)&s->async, on_async_closed);
+    uv_close((uv_handle_t *)&s->async, on_handle_closed);
+    uv_close((uv_handle_t *)&s->flush, on_handle_closed);
 }
 
 /* ---- The request functions of store.h (loop thread) ---- */
@@ -1764,6 +2014,7 @@ bool store_recover(store *s, store_recovery **out, store_error *error)
     }
     r->sync = true;
     enqueue(s, r);
+    flush_held(s); /* we wait here: the loop will not reach its prepare phase */
     uv_mutex_lock(&s->lock);
     while (!r->sync_finished)
         uv_cond_wait(&s->sync_done, &s->lock);
@@ -1773,6 +2024,7 @@ bool store_recover(store *s, store_recovery **out, store_error *error)
         *out = r->recovery;
         r->recovery = NULL;
     }
+    count_request(s, -1);
     request_free(r);
     return *out != NULL;
 }

@@ -972,6 +972,86 @@ START_TEST(test_a_failing_request_does_not_undo_the_others_of_its_batch)
 }
 END_TEST
 
+START_TEST(test_a_ledger_row_for_an_unknown_player_is_refused_whole)
+{
+    int64_t a = guest("A");
+    int64_t hand = new_hand(new_table("GHST"), 1);
+    ok(append(hand, 1));
+    const store_ledger_entry rows[] = {entry(a, 0, 2, "settle"), entry(a + 500, 1, -2, "settle")};
+    answer bad = finish(hand, 2, rows, 2, 1, 2);
+    ck_assert_int_eq(bad.error.status, STORE_INVALID);
+    char id_text[32];
+    snprintf(id_text, sizeof id_text, "%" PRId64, a + 500);
+    ck_assert_ptr_nonnull(strstr(bad.error.message, id_text));
+    /* The last action and the first row were written before the bad row: all are gone. */
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 0);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 1);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM hands WHERE finished_at IS NULL"), 1);
+    const store_ledger_entry good[] = {entry(a, 0, 2, "settle"), entry(0, 1, -2, "settle")};
+    ok(finish(hand, 2, good, 2, 1, 2));
+}
+END_TEST
+
+START_TEST(test_an_end_undone_in_a_batch_leaves_the_hand_open_for_its_next_action)
+{
+    /* In one batch: action 1, an end that writes action 2 and then fails, and action 2 on its own.
+     * The failed end must not leave its action 2 behind, in the database or in the store's idea
+     * of the hand, so the separate action 2 goes through. */
+    int64_t hand = new_hand(new_table("UNDO"), 1);
+    on_disk_exec("CREATE TRIGGER inject_failure BEFORE INSERT ON ledger"
+                 " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;");
+    json_t *action = json_pack("{s:[i]}", "play", 1);
+    json_t *result = json_object();
+    const store_ledger_entry rows[] = {entry(0, 0, 1, "settle"), entry(0, 1, -1, "settle")};
+    store_hand_end end = {.hand_id = hand, .last_seq = 2, .last_seat = 1, .last_action = action, .result = result,
+                          .entries = rows, .n_entries = 2, .next_banker = 1, .next_multiplier = 2};
+    answer first = {0}, bad = {0}, second = {0};
+    ck_assert(store_action_append(st, hand, 1, 0, action, on_done, &first));
+    ck_assert(store_hand_finish(st, &end, on_done, &bad));
+    ck_assert(store_action_append(st, hand, 2, 1, action, on_done, &second));
+    json_decref(action);
+    json_decref(result);
+    wait_for(&first);
+    wait_for(&bad);
+    wait_for(&second);
+    expect_ok(&first);
+    ck_assert_int_ne(bad.error.status, STORE_OK);
+    expect_ok(&second);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 2);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM hands WHERE finished_at IS NULL"), 1);
+}
+END_TEST
+
+START_TEST(test_a_reopened_store_carries_on_with_an_unfinished_hand)
+{
+    int64_t hand = new_hand(new_table("AGIN"), 1);
+    ok(append(hand, 1));
+    ok(append(hand, 2));
+    close_store();
+    store_options o = test_options();
+    st = open_store(&o);
+    ck_assert_int_eq(append(hand, 2).error.status, STORE_CONFLICT);
+    ck_assert_int_eq(append(hand, 4).error.status, STORE_INVALID);
+    ok(append(hand, 3));
+    ok(finish(hand, 4, NULL, 0, 0, 2));
+    ck_assert_int_eq(append(hand, 5).error.status, STORE_INVALID);
+}
+END_TEST
+
+/* ---- The loop ---- */
+
+START_TEST(test_an_idle_store_lets_the_loop_end_and_a_request_keeps_it_running)
+{
+    ck_assert_int_eq(uv_run(&loop, UV_RUN_DEFAULT), 0); /* returns at once: nothing to wait for */
+    answer a = {0};
+    ck_assert(store_player_save(st, 0, "Ah Wing", on_id, &a));
+    ck_assert(!a.called); /* never answered from inside the request */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert(a.called);
+    expect_ok(&a);
+}
+END_TEST
+
 /* ---- Closing ---- */
 
 START_TEST(test_close_answers_everything_already_requested)
@@ -1210,15 +1290,20 @@ int main(void)
         {"tables",
          {test_open_tables_cannot_share_a_code_but_a_closed_one_frees_it, test_table_fields_come_back_in_recovery,
           test_a_hands_actions_come_back_in_order_for_recovery, test_action_numbers_follow_without_gap_or_repeat,
-          test_a_table_finishes_its_hand_before_starting_another, test_a_finished_hand_takes_no_more_actions}},
+          test_a_table_finishes_its_hand_before_starting_another, test_a_finished_hand_takes_no_more_actions,
+          test_a_reopened_store_carries_on_with_an_unfinished_hand}},
         {"ledger",
          {test_finishing_writes_the_last_action_result_ledger_and_banker,
           test_ledger_rows_that_do_not_sum_to_zero_are_refused, test_each_row_carries_the_players_balance_after_it,
           test_hash_is_blake2b_of_the_documented_canonical_text, test_an_honest_ledger_verifies,
           test_the_ledger_refuses_updates_and_deletes, test_a_tampered_row_is_the_first_bad_row,
           test_a_deleted_row_breaks_the_chain_at_the_next, test_a_rehashed_forgery_is_caught_by_the_hand_sum,
-          test_the_end_of_a_hand_is_all_or_nothing, test_a_failing_request_does_not_undo_the_others_of_its_batch}},
-        {"closing", {test_close_answers_everything_already_requested, test_password_work_in_flight_at_close_is_answered_closed}},
+          test_the_end_of_a_hand_is_all_or_nothing, test_a_failing_request_does_not_undo_the_others_of_its_batch,
+          test_a_ledger_row_for_an_unknown_player_is_refused_whole,
+          test_an_end_undone_in_a_batch_leaves_the_hand_open_for_its_next_action}},
+        {"closing",
+         {test_an_idle_store_lets_the_loop_end_and_a_request_keeps_it_running,
+          test_close_answers_everything_already_requested, test_password_work_in_flight_at_close_is_answered_closed}},
         {"conditions",
          {test_a_lock_held_by_another_process_gives_a_clear_busy_error,
           test_a_database_held_exclusively_cannot_be_opened,
