@@ -1066,6 +1066,8 @@ static store_status read_unfinished_hand(store *s, request *r, int64_t table_id,
 
 static store_status do_recover(store *s, request *r)
 {
+    store_recovery_free(r->recovery); /* from an earlier pass of the batch, rolled back */
+    r->recovery = NULL;
     store_recovery *rec = calloc(1, sizeof *rec);
     sqlite3_stmt *stmt = prepare(s, r, SQL_OPEN_TABLES);
     if (rec == NULL || stmt == NULL) {
