@@ -3,6 +3,8 @@
 -- Conventions: times are milliseconds since the Unix epoch (UTC); JSON columns hold compact JSON
 -- text as the server wrote it; a hand's 64-bit seed is kept as the same bits in a signed INTEGER.
 -- Ids are SQLite rowids. Each migration runs in one transaction with its PRAGMA user_version.
+-- REFERENCES name the links; the store checks them itself before writing (its connections run
+-- with foreign_keys off, which keeps one-row writes free of statement journals: server/store_db.c).
 
 -- Guests (a nickname) and accounts (a unique name and an argon2id password hash).
 CREATE TABLE players (

@@ -1,0 +1,328 @@
+/*
+ * store_db — the SQLite database of the store, one connection at a time and without threads:
+ * opening it (WAL, the pragmas, the migrations it lacks), opening it read-only for checks, and the
+ * ledger check. store_sqlite.c builds the threaded store on these; the command line
+ * (store_admin_set, store_ledger_verify_path) uses them directly.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "migrate.h"
+#include "store_db.h"
+#include "store_ledger.h"
+#include "store_sqlite_error.h"
+
+#define CACHE_KIB 16384         /* SQLite page cache of a connection */
+#define WAL_LIMIT_BYTES (64 * 1024 * 1024)
+
+/* ---- Opening ---- */
+
+static bool exec_sql(sqlite3 *db, const char *path, const char *sql, const char *doing, store_error *error)
+{
+    int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        return true;
+    store_sqlite_error(error, db, path, rc, doing);
+    return false;
+}
+
+/* Switches to WAL; the first statement that reads the file, so a locked, foreign or damaged file
+ * is reported from here. */
+static bool use_wal(sqlite3 *db, const char *path, store_error *error)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &stmt, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(stmt);
+    bool wal = rc == SQLITE_ROW && sqlite3_stricmp((const char *)sqlite3_column_text(stmt, 0), "wal") == 0;
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_ROW) {
+        store_sqlite_error(error, db, path, rc, "switching to write-ahead logging");
+        return false;
+    }
+    if (!wal)
+        store_error_set(error, STORE_IO, "The database %s cannot use write-ahead logging (WAL).", path);
+    return wal;
+}
+
+bool store_db_configure(sqlite3 *db, const char *path, const store_options *o, store_error *error)
+{
+    /* Foreign keys stay off: the store checks every reference itself before writing (a hand's
+     * actions and ledger rows refer to the hand row they were checked against, players are looked
+     * up), and without them a one-row INSERT OR FAIL needs no statement journal. temp_store in
+     * memory keeps SQLite's own scratch files off the disk. */
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "PRAGMA synchronous = %s; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -%d;"
+             " PRAGMA temp_store = MEMORY; PRAGMA journal_size_limit = %d;",
+             o->durability == STORE_DURABILITY_FULL ? "FULL" : "NORMAL", CACHE_KIB, WAL_LIMIT_BYTES);
+    if (!exec_sql(db, path, sql, "configuring the connection", error))
+        return false;
+    if (o->max_pages > 0) {
+        snprintf(sql, sizeof sql, "PRAGMA max_page_count = %" PRId64, o->max_pages);
+        return exec_sql(db, path, sql, "setting the size limit", error);
+    }
+    return true;
+}
+
+sqlite3 *store_db_open(const char *path, const store_options *o, store_error *error)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        store_sqlite_error(error, db, path, rc, "opening");
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(db, 1);
+    sqlite3_busy_timeout(db, o->busy_timeout_ms);
+    /* SQLite quietly opens a write-protected file read-only; say so now rather than at the first
+     * hand. */
+    if (sqlite3_db_readonly(db, "main") == 1) {
+        store_error_set(error, STORE_READONLY,
+                        "The database %s is read-only for this user; make the file and its directory writable.", path);
+        sqlite3_close(db);
+        return NULL;
+    }
+    size_t n_steps = 0;
+    const migrate_step *steps = migrate_builtin(&n_steps);
+    if (!use_wal(db, path, error) || !store_db_configure(db, path, o, error) ||
+        migrate_apply(db, steps, n_steps, NULL, NULL, error) != STORE_OK) {
+        sqlite3_close(db);
+        return NULL;
+    }
+    return db;
+}
+
+sqlite3 *store_db_open_readonly(const char *path, const store_options *o, store_error *error)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        store_sqlite_error(error, db, path, rc, "opening for reading");
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(db, 1);
+    sqlite3_busy_timeout(db, o->busy_timeout_ms);
+    size_t known = 0;
+    migrate_builtin(&known);
+    int version = -1;
+    sqlite3_stmt *stmt = NULL;
+    rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+        version = sqlite3_column_int(stmt, 0);
+    sqlite3_finalize(stmt);
+    if (version < 0) {
+        store_sqlite_error(error, db, path, rc, "reading the schema version");
+    } else if (version > (int)known) {
+        store_error_set(error, STORE_TOO_NEW,
+                        "The database %s has schema version %d, newer than this teahouse knows (up to %zu).", path,
+                        version, known);
+    } else if (version < (int)known) {
+        store_error_set(error, STORE_INVALID,
+                        "The database %s has schema version %d; start teahouse on it once to bring it to %zu.", path,
+                        version, known);
+    } else {
+        return db;
+    }
+    sqlite3_close(db);
+    return NULL;
+}
+
+/* ---- The ledger check ---- */
+
+/* Every row in id order, with the player's running sum of units. */
+static const char verify_rows_sql[] =
+    "SELECT id, table_id, hand_id, player_id, seat, units, reason, balance_after, at, prev_hash, hash,"
+    " sum(units) OVER (PARTITION BY player_id ORDER BY id ROWS UNBOUNDED PRECEDING)"
+    " FROM ledger ORDER BY id";
+
+/* The first row of the first hand (by that row) whose rows do not sum to zero. */
+static const char verify_hands_sql[] =
+    "SELECT min(id), hand_id, sum(units) FROM ledger GROUP BY hand_id HAVING sum(units) <> 0 ORDER BY 1 LIMIT 1";
+
+static bool is_hash_text(const unsigned char *text)
+{
+    if (text == NULL || strlen((const char *)text) != STORE_HASH_HEX - 1)
+        return false;
+    for (int i = 0; i < STORE_HASH_HEX - 1; i++)
+        if (!((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'a' && text[i] <= 'f')))
+            return false;
+    return true;
+}
+
+static void check_fail(store_ledger_check *check, int64_t row, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void check_fail(store_ledger_check *check, int64_t row, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(check->why, sizeof check->why, format, args);
+    va_end(args);
+    check->ok = false;
+    check->first_bad_row = row;
+}
+
+/* Checks one row against the previous one; false (with check filled) at the first fault. */
+static bool check_row(sqlite3_stmt *stmt, int64_t *expected_id, char prev[STORE_HASH_HEX], store_ledger_check *check)
+{
+    const int64_t id = sqlite3_column_int64(stmt, 0);
+    const bool is_bot = sqlite3_column_type(stmt, 3) == SQLITE_NULL;
+    const unsigned char *reason = sqlite3_column_text(stmt, 6);
+    const unsigned char *prev_hash = sqlite3_column_text(stmt, 9);
+    const unsigned char *hash = sqlite3_column_text(stmt, 10);
+    if (id != *expected_id) {
+        check_fail(check, id, "row ids jump from %" PRId64 " to %" PRId64 ": rows are missing", *expected_id - 1, id);
+        return false;
+    }
+    if (!is_hash_text(prev_hash) || strcmp((const char *)prev_hash, prev) != 0) {
+        check_fail(check, id, "its previous hash is not the hash of row %" PRId64, id - 1);
+        return false;
+    }
+    if (!is_hash_text(hash) || reason == NULL) {
+        check_fail(check, id, "its hash or reason is malformed");
+        return false;
+    }
+    store_ledger_row row = {
+        .id = id,
+        .table_id = sqlite3_column_int64(stmt, 1),
+        .hand_id = sqlite3_column_int64(stmt, 2),
+        .is_bot = is_bot,
+        .player_id = sqlite3_column_int64(stmt, 3),
+        .seat = sqlite3_column_int(stmt, 4),
+        .units = sqlite3_column_int64(stmt, 5),
+        .reason = (const char *)reason,
+        .balance_after = sqlite3_column_int64(stmt, 7),
+        .at_ms = sqlite3_column_int64(stmt, 8),
+        .prev_hash = (const char *)prev_hash,
+    };
+    char computed[STORE_HASH_HEX];
+    store_ledger_hash(&row, computed);
+    if (strcmp(computed, (const char *)hash) != 0) {
+        check_fail(check, id, "its hash does not match its fields");
+        return false;
+    }
+    const int64_t running = sqlite3_column_int64(stmt, 11);
+    if (!is_bot && row.balance_after != running) {
+        check_fail(check, id, "its balance %" PRId64 " does not follow from the player's rows (%" PRId64 ")",
+                   row.balance_after, running);
+        return false;
+    }
+    memcpy(prev, hash, STORE_HASH_HEX);
+    (*expected_id)++;
+    return true;
+}
+
+static bool verify_chain(sqlite3 *db, const char *path, store_ledger_check *check, store_error *error)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, verify_rows_sql, -1, &stmt, NULL);
+    if (rc != SQLITE_OK) {
+        store_sqlite_error(error, db, path, rc, "checking the ledger");
+        return false;
+    }
+    int64_t expected_id = 1;
+    char prev[STORE_HASH_HEX] = STORE_LEDGER_ZERO_HASH;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        check->rows_checked++;
+        if (!check_row(stmt, &expected_id, prev, check)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_DONE) {
+        store_sqlite_error(error, db, path, rc, "checking the ledger");
+        return false;
+    }
+    return true;
+}
+
+static bool verify_hands(sqlite3 *db, const char *path, store_ledger_check *check, store_error *error)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, verify_hands_sql, -1, &stmt, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW)
+        check_fail(check, sqlite3_column_int64(stmt, 0), "hand %" PRId64 "'s rows sum to %" PRId64 ", not zero",
+                   (int64_t)sqlite3_column_int64(stmt, 1), (int64_t)sqlite3_column_int64(stmt, 2));
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        store_sqlite_error(error, db, path, rc, "checking the hands' sums");
+        return false;
+    }
+    return true;
+}
+
+/* Row checks first: a row that fails its own check is a more precise answer than the first row
+ * of its unbalanced hand. All in one read transaction, so the rows are one snapshot. */
+bool store_db_verify_ledger(sqlite3 *db, const char *path, store_ledger_check *check, store_error *error)
+{
+    memset(check, 0, sizeof *check);
+    check->ok = true;
+    error->status = STORE_OK;
+    int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        store_sqlite_error(error, db, path, rc, "checking the ledger");
+        return false;
+    }
+    bool ok = verify_chain(db, path, check, error) && (!check->ok || verify_hands(db, path, check, error));
+    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    return ok;
+}
+
+bool store_ledger_verify_path(const char *path, store_ledger_check *check, store_error *error)
+{
+    memset(check, 0, sizeof *check);
+    error->status = STORE_OK;
+    if (sodium_init() < 0) {
+        store_error_set(error, STORE_INTERNAL, "libsodium could not start.");
+        return false;
+    }
+    const store_options o = store_options_default();
+    sqlite3 *db = store_db_open_readonly(path, &o, error);
+    if (db == NULL)
+        return false;
+    bool ok = store_db_verify_ledger(db, path, check, error);
+    sqlite3_close(db);
+    return ok;
+}
+
+/* ---- Administration ---- */
+
+bool store_admin_set(const char *path, const char *name, bool is_admin, store_error *error)
+{
+    error->status = STORE_OK;
+    error->message[0] = '\0';
+    if (!store_text_is_clean(name, STORE_NAME_MAX)) {
+        store_error_set(error, STORE_INVALID, "An account name is 1 to %d bytes of text without control characters.",
+                        STORE_NAME_MAX);
+        return false;
+    }
+    const store_options o = store_options_default();
+    sqlite3 *db = store_db_open(path, &o, error);
+    if (db == NULL)
+        return false;
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, "UPDATE players SET is_admin = ?1 WHERE account_name = ?2 AND kind = 'account'", -1,
+                                &stmt, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_int(stmt, 1, is_admin);
+        sqlite3_bind_text(stmt, 2, name, -1, SQLITE_STATIC);
+        rc = sqlite3_step(stmt);
+    }
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_DONE)
+        store_sqlite_error(error, db, path, rc, is_admin ? "granting admin" : "revoking admin");
+    else if (sqlite3_changes(db) == 0)
+        store_error_set(error, STORE_NOT_FOUND, "There is no account named %s in %s.", name, path);
+    sqlite3_close(db);
+    return error->status == STORE_OK;
+}
