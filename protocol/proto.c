@@ -4,6 +4,8 @@
  */
 #include "proto.h"
 
+#include "text.h"
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,6 +61,7 @@ __attribute__((format(printf, 4, 5))) static proto_status fail(proto_status stat
     va_start(args, format);
     vsnprintf(msg, size, format, args);
     va_end(args);
+    text_make_utf8(msg); /* a quoted key or type cut to 40 bytes may end inside a character */
     return status;
 }
 
@@ -253,7 +256,10 @@ void proto_msg_free(proto_msg *m)
 
 json_t *proto_error(const json_t *id, const char *code, const char *message)
 {
-    json_t *e = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", message);
+    char valid[PROTO_MESSAGE_SIZE * 2];
+    snprintf(valid, sizeof valid, "%s", message);
+    text_make_utf8(valid); /* a quoted cut may leave invalid UTF-8, which jansson would refuse */
+    json_t *e = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", valid);
     if (e != NULL && id != NULL)
         json_object_set(e, "id", (json_t *)id);
     return e;

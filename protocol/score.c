@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "tg_json.h"
 
 typedef enum { MODE_SETTLE = 0, MODE_REPLAY = 1 } score_mode;
@@ -50,41 +51,12 @@ typedef struct score_problem {
     char message[TGJ_MESSAGE_SIZE];
 } score_problem;
 
-/* The length of the valid UTF-8 character at s (as jansson judges it: no overlong form, no
- * surrogate, nothing above U+10FFFF), or 0 if the bytes there are not one. */
-static size_t utf8_character(const unsigned char *s)
-{
-    static const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-    size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
-             : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-    if (n <= 1)
-        return n;
-    uint32_t code_point = s[0] & (0x3fu >> (n - 1));
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0; /* also stops at the terminating NUL */
-        code_point = (code_point << 6) | (s[i] & 0x3fu);
-    }
-    if (code_point < least[n] || code_point > 0x10ffff || (code_point >= 0xd800 && code_point <= 0xdfff))
-        return 0;
-    return n;
-}
-
 json_t *score_error(const char *code, const char *message)
 {
-    /* Messages quote the input (a key or tile name cut to a few bytes, jansson's "near '…'"), and
-     * a cut can fall inside a character. jansson refuses a string that is not valid UTF-8, which
-     * would lose the answer, so each byte that does not begin a valid character becomes '?'. */
-    char *valid = strdup(message);
+    char *valid = strdup(message); /* a quoted cut may leave invalid UTF-8: see text.h */
     if (valid == NULL)
         return NULL;
-    for (unsigned char *p = (unsigned char *)valid; *p != '\0';) {
-        size_t n = utf8_character(p);
-        if (n == 0)
-            *p++ = '?';
-        else
-            p += n;
-    }
+    text_make_utf8(valid);
     json_t *error = json_pack("{s:{s:s, s:s}}", "error", "code", code, "message", valid);
     free(valid);
     return error;

@@ -311,14 +311,20 @@ static void create_table(request *q)
         send_error(l, q->c, m->id, "bad_options", msg);
         return;
     }
-    room_node *node = calloc(1, sizeof *node);
     char code[PROTO_CODE_LEN + 1];
     new_code(l, code);
     uint64_t seed;
     randombytes_buf(&seed, sizeof seed);
     int turn = m->turn_seconds > 0 ? m->turn_seconds : l->config.turn_seconds;
-    node->r = room_create(&l->env, game, options, m->is_public, turn, code, seed);
+    room_node *node = calloc(1, sizeof *node);
+    room *r = node != NULL ? room_create(&l->env, game, options, m->is_public, turn, code, seed) : NULL;
     json_decref(options);
+    if (r == NULL) {
+        free(node);
+        send_error(l, q->c, m->id, "internal", "The server is out of memory.");
+        return;
+    }
+    node->r = r;
     node->next = l->rooms;
     l->rooms = node;
     l->n_rooms++;

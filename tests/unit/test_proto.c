@@ -165,6 +165,26 @@ START_TEST(test_an_error_echoes_the_id)
 }
 END_TEST
 
+START_TEST(test_an_error_quoting_a_cut_character_is_still_valid_utf8)
+{
+    /* the type is quoted cut to 40 bytes, which falls inside an é */
+    const char *text = "{\"type\":\"helloQQQQ\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
+                       "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\"}";
+    proto_msg m;
+    char msg[PROTO_MESSAGE_SIZE];
+    ck_assert_int_eq(decode(text, &m, msg), PROTO_UNKNOWN_TYPE);
+    json_t *e = proto_error(m.id, proto_status_name(PROTO_UNKNOWN_TYPE), msg);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(e, "message")), "helloQQQQ"));
+    json_decref(e);
+    proto_msg_free(&m);
+    /* and a sentence that is plainly broken is repaired, not dropped */
+    e = proto_error(NULL, "bad_request", "bad \xc3 byte \xff end");
+    ck_assert_str_eq(json_string_value(json_object_get(e, "message")), "bad ? byte ? end");
+    json_decref(e);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("proto");
@@ -178,6 +198,7 @@ int main(void)
     tcase_add_test(tc, test_names_are_trimmed_bounded_and_plain);
     tcase_add_test(tc, test_codes_tokens_chat_and_ids_are_bounded);
     tcase_add_test(tc, test_an_error_echoes_the_id);
+    tcase_add_test(tc, test_an_error_quoting_a_cut_character_is_still_valid_utf8);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
