@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -102,6 +103,11 @@ sqlite3 *store_db_open_readonly(const char *path, const store_options *o, store_
 {
     sqlite3 *db = NULL;
     int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK && access(path, F_OK) != 0) {
+        store_error_set(error, STORE_NOT_FOUND, "There is no database at %s.", path);
+        sqlite3_close(db);
+        return NULL;
+    }
     if (rc != SQLITE_OK) {
         store_sqlite_error(error, db, path, rc, "opening for reading");
         sqlite3_close(db);
