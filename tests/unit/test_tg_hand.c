@@ -17,72 +17,26 @@
 
 #include "rng.h"
 #include "tg_hand.h"
+#include "tg_test_util.h"
 
 /* ---- writing tiles, deals and actions as text ---- */
-
-static int parse_tiles(const char *text, uint8_t *kinds, int cap)
-{
-    char copy[128];
-    int n = 0;
-    snprintf(copy, sizeof copy, "%s", text);
-    for (char *save = NULL, *word = strtok_r(copy, " ", &save); word != NULL; word = strtok_r(NULL, " ", &save)) {
-        int kind = tg_tile_parse(word);
-        ck_assert_msg(kind >= 0 && n < cap, "bad tile list \"%s\"", text);
-        kinds[n++] = (uint8_t)kind;
-    }
-    return n;
-}
-
-/* §1: every 1 face is one red pip, every 4 face four; 6-6 counts 6. */
-static int red_pips(int kind)
-{
-    const tg_tile_info *t = tg_tile(kind);
-    if (t->low == 6 && t->high == 6)
-        return 6;
-    int faces[2] = {t->low, t->high}, red = 0;
-    for (int i = 0; i < 2; i++)
-        red += faces[i] == 1 ? 1 : faces[i] == 4 ? 4 : 0;
-    return red;
-}
-
-/* tg_start with a deal built in a plain array (C11 will not add const to an array of arrays). */
-static tg_status start_deal(tg_state *st, const tg_options *options, int banker, uint32_t multiplier,
-                            uint8_t deal[TG_SEATS][TG_HAND_TILES])
-{
-    return tg_start(st, options, banker, multiplier, (const uint8_t(*)[TG_HAND_TILES])deal);
-}
 
 /* Starts a hand with default options from four hands of 8 tiles; none may be a natural hand. */
 static void start(tg_state *st, const char *const hands[TG_SEATS], int banker)
 {
     uint8_t deal[TG_SEATS][TG_HAND_TILES];
-    for (int s = 0; s < TG_SEATS; s++) {
-        ck_assert_int_eq(parse_tiles(hands[s], deal[s], TG_HAND_TILES), TG_HAND_TILES);
-        int red = 0;
-        for (int i = 0; i < TG_HAND_TILES; i++)
-            red += red_pips(deal[s][i]);
-        ck_assert_msg(red >= 2, "seat %d holds a natural hand (%d red pips)", s, red);
-    }
+    tgt_parse_deal(hands, deal);
+    tgt_assert_no_natural(deal);
     tg_options options = tg_options_default();
-    ck_assert_int_eq(start_deal(st, &options, banker, 2, deal), TG_OK);
+    ck_assert_int_eq(tgt_start_deal(st, &options, banker, 2, deal), TG_OK);
     ck_assert(!tg_is_over(st));
     ck_assert_int_eq(st->natural_seat, -1);
-}
-
-/* "S P tiles" or "S D tiles". */
-static tg_action action(const char *text)
-{
-    ck_assert_msg(strlen(text) >= 5 && text[1] == ' ' && (text[2] == 'P' || text[2] == 'D') && text[3] == ' ',
-                  "bad action \"%s\"", text);
-    uint8_t kinds[4];
-    int n = parse_tiles(text + 4, kinds, 4);
-    return tg_action_make(text[0] - '0', text[2] == 'P' ? TG_PLAY : TG_DISCARD, kinds, n);
 }
 
 /* Checks and applies; a refused action must leave the state exactly as it was. */
 static void expect(tg_state *st, const char *text, tg_status want)
 {
-    tg_action a = action(text);
+    tg_action a = tgt_action(text);
     tg_state before = *st;
     tg_status checked = tg_check_action(st, &a);
     ck_assert_msg(checked == want, "\"%s\": %s, expected %s", text, tg_status_name(checked), tg_status_name(want));
@@ -119,7 +73,7 @@ static void assert_legal_exactly(const tg_state *st, int seat, const char *const
     int count = tg_legal_actions(st, seat, legal, TG_MAX_ACTIONS);
     ck_assert_int_eq(count, n);
     for (int i = 0; i < n; i++) {
-        tg_action a = action(expected[i]);
+        tg_action a = tgt_action(expected[i]);
         ck_assert_msg(find_action(legal, count, &a) >= 0, "\"%s\" is not listed", expected[i]);
     }
 }
@@ -174,13 +128,13 @@ START_TEST(test_start_refuses_a_deal_that_is_not_the_32_tiles)
 {
     uint8_t deal[TG_SEATS][TG_HAND_TILES];
     for (int s = 0; s < TG_SEATS; s++)
-        parse_tiles(DEAL_A[s], deal[s], TG_HAND_TILES);
+        tgt_parse_tiles(DEAL_A[s], deal[s], TG_HAND_TILES);
     deal[0][3] = (uint8_t)tg_tile_parse("3-6"); /* two 3-6 and no 4-5 */
     tg_options options = tg_options_default();
     tg_state st;
-    ck_assert_int_eq(start_deal(&st, &options, 0, 2, deal), TG_ERR_BAD_DEAL);
+    ck_assert_int_eq(tgt_start_deal(&st, &options, 0, 2, deal), TG_ERR_BAD_DEAL);
     deal[0][3] = TG_KINDS; /* not a tile */
-    ck_assert_int_eq(start_deal(&st, &options, 0, 2, deal), TG_ERR_BAD_DEAL);
+    ck_assert_int_eq(tgt_start_deal(&st, &options, 0, 2, deal), TG_ERR_BAD_DEAL);
 }
 END_TEST
 
@@ -188,14 +142,14 @@ START_TEST(test_start_refuses_a_bad_banker_or_multiplier)
 {
     uint8_t deal[TG_SEATS][TG_HAND_TILES];
     for (int s = 0; s < TG_SEATS; s++)
-        parse_tiles(DEAL_A[s], deal[s], TG_HAND_TILES);
+        tgt_parse_tiles(DEAL_A[s], deal[s], TG_HAND_TILES);
     tg_options options = tg_options_default();
     tg_state st;
-    ck_assert_int_eq(start_deal(&st, &options, 4, 2, deal), TG_ERR_BAD_BANKER);
-    ck_assert_int_eq(start_deal(&st, &options, -1, 2, deal), TG_ERR_BAD_BANKER);
-    ck_assert_int_eq(start_deal(&st, &options, 0, 1, deal), TG_ERR_BAD_MULTIPLIER);
-    ck_assert_int_eq(start_deal(&st, &options, 0, 0, deal), TG_ERR_BAD_MULTIPLIER);
-    ck_assert_int_eq(start_deal(&st, &options, 3, 2, deal), TG_OK);
+    ck_assert_int_eq(tgt_start_deal(&st, &options, 4, 2, deal), TG_ERR_BAD_BANKER);
+    ck_assert_int_eq(tgt_start_deal(&st, &options, -1, 2, deal), TG_ERR_BAD_BANKER);
+    ck_assert_int_eq(tgt_start_deal(&st, &options, 0, 1, deal), TG_ERR_BAD_MULTIPLIER);
+    ck_assert_int_eq(tgt_start_deal(&st, &options, 0, 0, deal), TG_ERR_BAD_MULTIPLIER);
+    ck_assert_int_eq(tgt_start_deal(&st, &options, 3, 2, deal), TG_OK);
 }
 END_TEST
 
@@ -234,7 +188,7 @@ START_TEST(test_a_seat_number_above_three_is_refused)
 {
     tg_state st;
     start(&st, DEAL_A, 0);
-    tg_action a = action("0 P 5-5");
+    tg_action a = tgt_action("0 P 5-5");
     a.seat = 4;
     ck_assert_int_eq(tg_check_action(&st, &a), TG_ERR_BAD_SEAT);
     a.seat = 255;
@@ -248,7 +202,7 @@ START_TEST(test_a_kind_number_that_is_no_tile_is_refused)
 {
     tg_state st;
     start(&st, DEAL_A, 0);
-    tg_action a = action("0 P 5-5");
+    tg_action a = tgt_action("0 P 5-5");
     a.tiles[0] = TG_KINDS;
     ck_assert_int_eq(tg_check_action(&st, &a), TG_ERR_BAD_TILE);
 }
@@ -286,10 +240,10 @@ START_TEST(test_a_lead_of_no_tile_or_five_tiles_is_refused)
 {
     tg_state st;
     start(&st, DEAL_A, 0);
-    tg_action none = action("0 P 5-5");
+    tg_action none = tgt_action("0 P 5-5");
     none.n = 0;
     ck_assert_int_eq(tg_check_action(&st, &none), TG_ERR_WRONG_COUNT);
-    tg_action five = action("0 P 6-6 6-6 3-6 4-5");
+    tg_action five = tgt_action("0 P 6-6 6-6 3-6 4-5");
     five.n = 5;
     ck_assert_int_eq(tg_check_action(&st, &five), TG_ERR_WRONG_COUNT);
     ck_assert_int_eq(tg_apply_action(&st, &five), TG_ERR_WRONG_COUNT);
@@ -474,7 +428,7 @@ START_TEST(test_no_action_is_taken_once_the_hand_is_over)
     expect(&st, "2 D 4-4", TG_OK);
     expect(&st, "3 D 6-6", TG_OK);
     ck_assert(tg_is_over(&st));
-    tg_action a = action("1 P 1-6");
+    tg_action a = tgt_action("1 P 1-6");
     for (int s = 0; s < TG_SEATS; s++) {
         a.seat = (uint8_t)s;
         ck_assert_int_eq(tg_check_action(&st, &a), TG_ERR_HAND_OVER);
@@ -495,13 +449,13 @@ START_TEST(test_no_action_is_taken_after_a_natural_hand)
     };
     uint8_t tiles[TG_SEATS][TG_HAND_TILES];
     for (int s = 0; s < TG_SEATS; s++)
-        parse_tiles(deal[s], tiles[s], TG_HAND_TILES);
+        tgt_parse_tiles(deal[s], tiles[s], TG_HAND_TILES);
     tg_options options = tg_options_default();
     tg_state st;
-    ck_assert_int_eq(start_deal(&st, &options, 0, 2, tiles), TG_OK);
+    ck_assert_int_eq(tgt_start_deal(&st, &options, 0, 2, tiles), TG_OK);
     ck_assert(tg_is_over(&st));
     ck_assert_int_eq(st.natural_seat, 2);
-    tg_action a = action("0 P 6-6");
+    tg_action a = tgt_action("0 P 6-6");
     ck_assert_int_eq(tg_check_action(&st, &a), TG_ERR_HAND_OVER);
     ck_assert_int_eq(tg_apply_action(&st, &a), TG_ERR_HAND_OVER);
     tg_action out[TG_MAX_ACTIONS];
@@ -597,7 +551,7 @@ START_TEST(test_a_follower_of_a_civil_triple_lists_only_higher_civil_triples)
     int count = tg_legal_actions(&st, 0, legal, TG_MAX_ACTIONS);
     ck_assert_int_eq(count, 2 + 30);
     for (int i = 0; i < 2; i++) {
-        tg_action a = action(plays[i]);
+        tg_action a = tgt_action(plays[i]);
         ck_assert(find_action(legal, count, &a) >= 0);
     }
     ck_assert_int_eq(count_kind(&st, 0, TG_PLAY), 2);
@@ -752,7 +706,7 @@ START_TEST(test_legal_actions_match_a_brute_force_enumeration)
         rng_state rng;
         tg_deal(seed, deal);
         rng_seed(&rng, seed * 7919);
-        ck_assert_int_eq(start_deal(&st, &options, (int)(seed % TG_SEATS), 2, deal), TG_OK);
+        ck_assert_int_eq(tgt_start_deal(&st, &options, (int)(seed % TG_SEATS), 2, deal), TG_OK);
         if (tg_is_over(&st))
             continue; /* a natural hand: no action at all */
         hands++;

@@ -16,62 +16,20 @@
 
 #include "rng.h"
 #include "tg_hand.h"
+#include "tg_test_util.h"
 
 /* ---- writing tiles, deals and actions as text ---- */
-
-static int parse_tiles(const char *text, uint8_t *kinds, int cap)
-{
-    char copy[128];
-    int n = 0;
-    snprintf(copy, sizeof copy, "%s", text);
-    for (char *save = NULL, *word = strtok_r(copy, " ", &save); word != NULL; word = strtok_r(NULL, " ", &save)) {
-        int kind = tg_tile_parse(word);
-        ck_assert_msg(kind >= 0 && n < cap, "bad tile list \"%s\"", text);
-        kinds[n++] = (uint8_t)kind;
-    }
-    return n;
-}
-
-/* §1: every 1 face is one red pip, every 4 face four; 6-6 counts 6. */
-static int red_pips(int kind)
-{
-    const tg_tile_info *t = tg_tile(kind);
-    if (t->low == 6 && t->high == 6)
-        return 6;
-    int faces[2] = {t->low, t->high}, red = 0;
-    for (int i = 0; i < 2; i++)
-        red += faces[i] == 1 ? 1 : faces[i] == 4 ? 4 : 0;
-    return red;
-}
-
-/* tg_start with a deal built in a plain array (C11 will not add const to an array of arrays). */
-static tg_status start_deal(tg_state *st, const tg_options *options, int banker, uint32_t multiplier,
-                            uint8_t deal[TG_SEATS][TG_HAND_TILES])
-{
-    return tg_start(st, options, banker, multiplier, (const uint8_t(*)[TG_HAND_TILES])deal);
-}
-
-static void parse_deal(const char *const hands[TG_SEATS], uint8_t deal[TG_SEATS][TG_HAND_TILES])
-{
-    for (int s = 0; s < TG_SEATS; s++)
-        ck_assert_int_eq(parse_tiles(hands[s], deal[s], TG_HAND_TILES), TG_HAND_TILES);
-}
 
 /* Starts a hand from four hands of 8 tiles; none may be a natural hand. */
 static void start_with(tg_state *st, const char *const hands[TG_SEATS], int banker, uint32_t multiplier,
                        tg_rotation rotation)
 {
     uint8_t deal[TG_SEATS][TG_HAND_TILES];
-    parse_deal(hands, deal);
-    for (int s = 0; s < TG_SEATS; s++) {
-        int red = 0;
-        for (int i = 0; i < TG_HAND_TILES; i++)
-            red += red_pips(deal[s][i]);
-        ck_assert_msg(red >= 2, "seat %d holds a natural hand (%d red pips)", s, red);
-    }
+    tgt_parse_deal(hands, deal);
+    tgt_assert_no_natural(deal);
     tg_options options = tg_options_default();
     options.rotation = (uint8_t)rotation;
-    ck_assert_int_eq(start_deal(st, &options, banker, multiplier, deal), TG_OK);
+    ck_assert_int_eq(tgt_start_deal(st, &options, banker, multiplier, deal), TG_OK);
     ck_assert(!tg_is_over(st));
 }
 
@@ -80,19 +38,9 @@ static void start(tg_state *st, const char *const hands[TG_SEATS], int banker)
     start_with(st, hands, banker, 2, TG_ROTATION_FLY);
 }
 
-/* "S P tiles" or "S D tiles". */
-static tg_action action(const char *text)
-{
-    ck_assert_msg(strlen(text) >= 5 && text[1] == ' ' && (text[2] == 'P' || text[2] == 'D') && text[3] == ' ',
-                  "bad action \"%s\"", text);
-    uint8_t kinds[4];
-    int n = parse_tiles(text + 4, kinds, 4);
-    return tg_action_make(text[0] - '0', text[2] == 'P' ? TG_PLAY : TG_DISCARD, kinds, n);
-}
-
 static void expect(tg_state *st, const char *text, tg_status want)
 {
-    tg_action a = action(text);
+    tg_action a = tgt_action(text);
     tg_status got = tg_apply_action(st, &a);
     ck_assert_msg(got == want, "\"%s\": %s, expected %s", text, tg_status_name(got), tg_status_name(want));
 }
@@ -545,19 +493,19 @@ START_TEST(test_a_natural_hand_counts_as_a_win_by_its_holder_for_the_bank)
         "4-4 4-4 2-5 3-4 4-6 4-6 1-5 1-5",
     };
     uint8_t deal[TG_SEATS][TG_HAND_TILES];
-    parse_deal(natural, deal);
+    tgt_parse_deal(natural, deal);
     tg_options fly = tg_options_default(), turn = tg_options_default();
     turn.rotation = TG_ROTATION_TURN;
     tg_state st;
-    ck_assert_int_eq(start_deal(&st, &fly, 0, 3, deal), TG_OK);
+    ck_assert_int_eq(tgt_start_deal(&st, &fly, 0, 3, deal), TG_OK);
     ck_assert(tg_is_over(&st));
     ck_assert_int_eq(st.result.winner, 2);
     ck_assert_int_eq(st.result.next_banker, 2);
     ck_assert_uint_eq(st.result.next_multiplier, 2);
-    ck_assert_int_eq(start_deal(&st, &turn, 0, 3, deal), TG_OK);
+    ck_assert_int_eq(tgt_start_deal(&st, &turn, 0, 3, deal), TG_OK);
     ck_assert_int_eq(st.result.next_banker, 1);
     ck_assert_uint_eq(st.result.next_multiplier, 2);
-    ck_assert_int_eq(start_deal(&st, &turn, 2, 3, deal), TG_OK);
+    ck_assert_int_eq(tgt_start_deal(&st, &turn, 2, 3, deal), TG_OK);
     ck_assert_int_eq(st.result.next_banker, 2);
     ck_assert_uint_eq(st.result.next_multiplier, 4);
 }
@@ -632,7 +580,7 @@ static int play_seeded_hand(uint64_t seed, const tg_options *options, tg_state *
     rng_state rng;
     tg_deal(seed, deal);
     rng_seed(&rng, seed + 12345);
-    ck_assert_int_eq(start_deal(st, options, tg_first_banker(seed), 2, deal), TG_OK);
+    ck_assert_int_eq(tgt_start_deal(st, options, tg_first_banker(seed), 2, deal), TG_OK);
     int n = 0;
     while (!tg_is_over(st)) {
         tg_action legal[TG_MAX_ACTIONS];
@@ -664,7 +612,7 @@ START_TEST(test_a_whole_hand_is_rebuilt_bit_for_bit_from_its_seed_and_actions)
         uint8_t deal[TG_SEATS][TG_HAND_TILES];
         tg_deal(seed, deal);
         memset(&replayed, 0xff, sizeof replayed);
-        ck_assert_int_eq(start_deal(&replayed, &options, tg_first_banker(seed), 2, deal), TG_OK);
+        ck_assert_int_eq(tgt_start_deal(&replayed, &options, tg_first_banker(seed), 2, deal), TG_OK);
         for (int i = 0; i < na; i++)
             ck_assert_int_eq(tg_apply_action(&replayed, &log_a[i]), TG_OK);
         ck_assert(memcmp(&first, &replayed, sizeof first) == 0);

@@ -15,53 +15,33 @@
 #include <string.h>
 
 #include "rng.h"
+#include "tg_test_util.h"
 #include "tg_view.h"
 
 /* ---- writing tiles, deals and actions as text ---- */
 
-static int parse_tiles(const char *text, uint8_t *kinds, int cap)
-{
-    char copy[128];
-    int n = 0;
-    snprintf(copy, sizeof copy, "%s", text);
-    for (char *save = NULL, *word = strtok_r(copy, " ", &save); word != NULL; word = strtok_r(NULL, " ", &save)) {
-        int kind = tg_tile_parse(word);
-        ck_assert_msg(kind >= 0 && n < cap, "bad tile list \"%s\"", text);
-        kinds[n++] = (uint8_t)kind;
-    }
-    return n;
-}
-
 static void counts_of(const char *text, uint8_t count[TG_KINDS])
 {
     uint8_t kinds[TG_HAND_TILES];
-    int n = parse_tiles(text, kinds, TG_HAND_TILES);
+    int n = tgt_parse_tiles(text, kinds, TG_HAND_TILES);
     memset(count, 0, TG_KINDS);
     for (int i = 0; i < n; i++)
         count[kinds[i]]++;
 }
 
-/* tg_start with a deal built in a plain array (C11 will not add const to an array of arrays). */
-static tg_status start_deal(tg_state *st, const tg_options *options, int banker, uint32_t multiplier,
-                            uint8_t deal[TG_SEATS][TG_HAND_TILES])
-{
-    return tg_start(st, options, banker, multiplier, (const uint8_t(*)[TG_HAND_TILES])deal);
-}
-
 static void start(tg_state *st, const char *const hands[TG_SEATS], int banker)
 {
     uint8_t deal[TG_SEATS][TG_HAND_TILES];
-    for (int s = 0; s < TG_SEATS; s++)
-        ck_assert_int_eq(parse_tiles(hands[s], deal[s], TG_HAND_TILES), TG_HAND_TILES);
+    tgt_parse_deal(hands, deal);
     tg_options options = tg_options_default();
-    ck_assert_int_eq(start_deal(st, &options, banker, 2, deal), TG_OK);
+    ck_assert_int_eq(tgt_start_deal(st, &options, banker, 2, deal), TG_OK);
 }
 
 /* "S P tiles" or "S D tiles", which must be accepted. */
 static void act(tg_state *st, const char *text)
 {
     uint8_t kinds[4];
-    int n = parse_tiles(text + 4, kinds, 4);
+    int n = tgt_parse_tiles(text + 4, kinds, 4);
     tg_action a = tg_action_make(text[0] - '0', text[2] == 'P' ? TG_PLAY : TG_DISCARD, kinds, n);
     ck_assert_msg(tg_apply_action(st, &a) == TG_OK, "\"%s\" refused", text);
 }
@@ -188,7 +168,7 @@ START_TEST(test_a_revealed_natural_hand_is_visible_to_all)
     tg_state st;
     tg_view v;
     uint8_t natural[TG_HAND_TILES];
-    parse_tiles(NATURAL_AT_TWO[2], natural, TG_HAND_TILES);
+    tgt_parse_tiles(NATURAL_AT_TWO[2], natural, TG_HAND_TILES);
     start(&st, NATURAL_AT_TWO, 0);
     ck_assert(tg_is_over(&st));
     for (int viewer = TG_SPECTATOR; viewer < TG_SEATS; viewer++) {
@@ -387,7 +367,7 @@ START_TEST(test_no_view_ever_holds_a_tile_hidden_from_its_seat)
         tg_deal(seed, deal);
         rng_seed(&play_rng, seed ^ 0x7669657773ULL);
         rng_seed(&scramble_rng, seed * 31 + 7);
-        ck_assert_int_eq(start_deal(&st, &options, (int)(seed % TG_SEATS), 2, deal), TG_OK);
+        ck_assert_int_eq(tgt_start_deal(&st, &options, (int)(seed % TG_SEATS), 2, deal), TG_OK);
         if (tg_is_over(&st))
             continue; /* a natural hand is revealed on purpose */
         hands++;
@@ -427,7 +407,7 @@ START_TEST(test_a_bot_sees_the_same_legal_actions_from_its_view)
         rng_state rng;
         tg_deal(seed, deal);
         rng_seed(&rng, seed);
-        ck_assert_int_eq(start_deal(&st, &options, 0, 2, deal), TG_OK);
+        ck_assert_int_eq(tgt_start_deal(&st, &options, 0, 2, deal), TG_OK);
         while (!tg_is_over(&st)) {
             tg_action from_state[TG_MAX_ACTIONS], from_view[TG_MAX_ACTIONS];
             tg_view v;
