@@ -8,6 +8,17 @@
 
 #include "rng.h"
 
+/* Insertion sort of a few tile kinds: hands and actions are kept ascending. */
+static void sort_tiles(uint8_t *tiles, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && tiles[j - 1] > tiles[j]; j--) {
+            uint8_t t = tiles[j];
+            tiles[j] = tiles[j - 1];
+            tiles[j - 1] = t;
+        }
+}
+
 void tg_deal(uint64_t seed, uint8_t deal[TG_SEATS][TG_HAND_TILES])
 {
     uint8_t tiles[TG_TILES];
@@ -17,13 +28,7 @@ void tg_deal(uint64_t seed, uint8_t deal[TG_SEATS][TG_HAND_TILES])
     rng_shuffle(&rng, tiles, TG_TILES);
     for (int s = 0; s < TG_SEATS; s++) {
         memcpy(deal[s], tiles + s * TG_HAND_TILES, TG_HAND_TILES);
-        /* insertion sort: a hand is kept ascending by kind */
-        for (int i = 1; i < TG_HAND_TILES; i++)
-            for (int j = i; j > 0 && deal[s][j - 1] > deal[s][j]; j--) {
-                uint8_t t = deal[s][j];
-                deal[s][j] = deal[s][j - 1];
-                deal[s][j - 1] = t;
-            }
+        sort_tiles(deal[s], TG_HAND_TILES);
     }
 }
 
@@ -121,12 +126,7 @@ tg_status tg_start(tg_state *st, const tg_options *options, int banker, uint32_t
     st->phase = TG_PHASE_PLAY;
     for (int s = 0; s < TG_SEATS; s++) {
         memcpy(st->deal[s], deal[s], TG_HAND_TILES);
-        for (int i = 1; i < TG_HAND_TILES; i++) /* keep the deal ascending whatever order it came in */
-            for (int j = i; j > 0 && st->deal[s][j - 1] > st->deal[s][j]; j--) {
-                uint8_t t = st->deal[s][j];
-                st->deal[s][j] = st->deal[s][j - 1];
-                st->deal[s][j - 1] = t;
-            }
+        sort_tiles(st->deal[s], TG_HAND_TILES); /* whatever order the deal came in */
         for (int i = 0; i < TG_HAND_TILES; i++)
             st->hand[s][deal[s][i]]++;
         st->held[s] = TG_HAND_TILES;
@@ -151,12 +151,7 @@ tg_action tg_action_make(int seat, tg_action_kind kind, const uint8_t *tiles, in
     tg_action a = {.seat = (uint8_t)seat, .kind = (uint8_t)kind, .n = (uint8_t)n, .tiles = {0, 0, 0, 0}};
     for (int i = 0; i < n && i < 4; i++)
         a.tiles[i] = tiles[i];
-    for (int i = 1; i < n && i < 4; i++)
-        for (int j = i; j > 0 && a.tiles[j - 1] > a.tiles[j]; j--) {
-            uint8_t t = a.tiles[j];
-            a.tiles[j] = a.tiles[j - 1];
-            a.tiles[j - 1] = t;
-        }
+    sort_tiles(a.tiles, n < 4 ? n : 4);
     return a;
 }
 
