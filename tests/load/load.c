@@ -14,14 +14,22 @@
  *   meson setup build-load --buildtype=release && ninja -C build-load
  *   L=build-load/tests/load/teahouse-load S="--server build-load/server/teahouse --web-root web-client"
  *   $L hold $S --connections 20000 --procs 2 --hold-seconds 70 --server-arg=--ping-seconds=20
- *   $L play $S --tables 2000 --seconds 30 --warmup 5 --think-ms 1000
- *   $L play $S --tables 2000 --seconds 30 --warmup 5 --think-ms 250     (4x the pace)
+ *   $L play $S --tables 2000 --seconds 30 --warmup 5 --think-ms 1000 --verbose
+ *   $L play $S --tables 2000 --seconds 240 --think-ms 1000   (memory once every table's ring
+ *                                                              of recent events is full)
+ *   $L play $S --tables 2000 --seconds 30 --think-ms 700      (the pace where 2 cores run out)
+ *
+ * The generator shares the machine with the server (one loop each, about 0.4 and 0.65 of a
+ * core at 2,000 actions/s) and prints how late its own timers ran: a lag p99 above a few ms
+ * means something else took the CPU and the latency is not the server's alone. Run on an
+ * otherwise idle machine; --verbose prints one line a second to show when a stall happened.
  *
  * Open files bound the figures: the server refuses sockets within 64 descriptors of its limit,
  * and a client process holds one descriptor per connection, so `hold` spreads its connections
  * over --procs processes (each raises its soft limit to the hard one). With a hard limit of
- * 20,000 the server can hold about 19,930 connections; more needs a higher limit (as root:
- * `prlimit --nofile=40000:40000` on the shell that starts the server) or several nodes.
+ * 20,000 the server can hold about 19,920 connections; more needs a higher hard limit for the
+ * server process (ulimit -Hn by a privileged user, LimitNOFILE= in its systemd unit) or
+ * several nodes (DESIGN.md: Scale).
  * Against a server started elsewhere use --connect HOST:PORT --pid PID (the pid is for the
  * /proc readings); a `play` server needs a high --turn-seconds so no bot takes a seat's turn.
  */

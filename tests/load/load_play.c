@@ -91,6 +91,7 @@ struct play_run {
     uint64_t lag_last_ns;
     size_t tick_first_sample;    /* the first latency sample of the current second */
     int tick_seconds;
+    double tick_server_cpu;      /* the server's CPU seconds at the last tick */
     int next_client;       /* the next client to connect, in table-major order */
     int handshaking;       /* connected or connecting, not yet welcomed */
     int open_clients;
@@ -505,9 +506,12 @@ static void on_tick_timer(uv_timer_t *timer)
     for (size_t i = run->tick_first_sample; i < run->latency.n; i++)
         load_latency_add(&slice, (uint64_t)run->latency.us[i] * 1000);
     run->tick_first_sample = run->latency.n;
-    fprintf(stderr, "load: second %3d: %5zu acts  p50 %7.2f  p99 %7.2f  max %7.2f ms\n",
+    double cpu = run->target->pid ? load_cpu_seconds(run->target->pid) : -1;
+    fprintf(stderr, "load: second %3d: %5zu acts  p50 %7.2f  p99 %7.2f  max %7.2f ms  server CPU %3.0f%%\n",
             ++run->tick_seconds, slice.n, load_latency_percentile(&slice, 50),
-            load_latency_percentile(&slice, 99), load_latency_percentile(&slice, 100));
+            load_latency_percentile(&slice, 99), load_latency_percentile(&slice, 100),
+            cpu >= 0 ? 100.0 * (cpu - run->tick_server_cpu) : 0.0);
+    run->tick_server_cpu = cpu;
     load_latency_free(&slice);
 }
 
@@ -518,6 +522,7 @@ static void begin_measure(play_run *run)
     run->server_cpu_start = run->target->pid ? load_cpu_seconds(run->target->pid) : -1;
     run->client_cpu_start = cpu_seconds_self();
     uv_timer_start(&run->phase_timer, on_phase_timer, (uint64_t)(run->o->seconds * 1000), 0);
+    run->tick_server_cpu = run->server_cpu_start;
     if (run->o->verbose)
         uv_timer_start(&run->tick_timer, on_tick_timer, 1000, 1000);
 }
