@@ -36,6 +36,7 @@ typedef struct client {
 typedef struct room_node {
     room *r;
     struct room_node *next;
+    struct room_node *next_in_bucket; /* rooms_by_code: every table command looks its room up */
 } room_node;
 
 struct lobby {
@@ -46,6 +47,7 @@ struct lobby {
     player *by_token[TOKEN_BUCKETS];
     int next_player_id;
     room_node *rooms;
+    room_node *rooms_by_code[TOKEN_BUCKETS];
     int n_rooms;
     uv_timer_t sweep;
     size_t n_players;
@@ -194,7 +196,7 @@ static int rooms_of(const player *p, room *out[PLAYER_MAX_ROOMS])
 
 static room *find_room(lobby *l, const char *code)
 {
-    for (room_node *n = l->rooms; n != NULL; n = n->next)
+    for (room_node *n = l->rooms_by_code[token_bucket(code)]; n != NULL; n = n->next_in_bucket)
         if (strcmp(room_code(n->r), code) == 0 && room_get_state(n->r) != ROOM_CLOSED)
             return n->r;
     return NULL;
@@ -216,6 +218,10 @@ static void remove_room(lobby *l, room *r)
         if ((*link)->r == r) {
             room_node *dead = *link;
             *link = dead->next;
+            room_node **in_bucket = &l->rooms_by_code[token_bucket(room_code(r))];
+            while (*in_bucket != dead)
+                in_bucket = &(*in_bucket)->next_in_bucket;
+            *in_bucket = dead->next_in_bucket;
             free(dead);
             l->n_rooms--;
             l->hands_of_closed_tables += room_hands_played(r);
@@ -327,6 +333,8 @@ static void create_table(request *q)
     node->r = r;
     node->next = l->rooms;
     l->rooms = node;
+    node->next_in_bucket = l->rooms_by_code[token_bucket(code)];
+    l->rooms_by_code[token_bucket(code)] = node;
     l->n_rooms++;
     const char *error = room_join(node->r, q->c->p, 0, m->id, msg, sizeof msg);
     if (error != NULL)

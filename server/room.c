@@ -30,9 +30,11 @@ typedef struct member {
     bool ready;
 } member;
 
+/* Kept as compact text, not as a jansson tree: a tree of a few keys costs several hundred bytes
+ * of small allocations, and 200 of them per table outweighed everything else a table holds. */
 typedef struct stored_event {
     uint64_t seq;
-    json_t *event;
+    char *text;
 } stored_event;
 
 struct room {
@@ -206,18 +208,26 @@ static void send_snapshot(room *r, member *m, const json_t *id)
     send_json(r, m->p, message);
 }
 
-/* Numbers the event (taking it), keeps it for resuming members and sends it to every connected
+/* Numbers the event (taking it), keeps its text for resuming members and sends it to every connected
  * member with that member's own view; spectators all get one identical frame. */
 static void broadcast(room *r, json_t *event)
 {
     r->seq++;
     stored_event *slot = &r->ring[r->seq % ROOM_EVENT_RING];
-    json_decref(slot->event);
+    free(slot->text);
     slot->seq = r->seq;
-    slot->event = event;
+    slot->text = json_dumps(event, JSON_COMPACT);
 
-    json_t *turn = turn_json(r);
-    json_t *seats = seats_json(r);
+    /* Everything but the view is the same for every member: serialise it once, as the start of
+     * the object, and append each member's view. */
+    json_t *common = json_pack("{s:s, s:s, s:I, s:O, s:o, s:o}", "type", "event", "table", r->code, "seq",
+                               (json_int_t)r->seq, "event", event, "turn", turn_json(r), "seats", seats_json(r));
+    char *common_text = json_dumps(common, JSON_COMPACT);
+    json_decref(common);
+    json_decref(event);
+    if (common_text == NULL)
+        return;
+    size_t common_len = strlen(common_text) - 1; /* without the closing brace */
     char *spectator_text = NULL;
     for (int i = 0; i < r->n_members; i++) {
         member *m = &r->members[i];
@@ -229,14 +239,28 @@ static void broadcast(room *r, json_t *event)
             m->last_seq = r->seq;
             continue;
         }
-        json_t *message = json_pack("{s:s, s:s, s:I, s:O, s:O, s:O, s:o}", "type", "event", "table", r->code, "seq",
-                                    (json_int_t)r->seq, "event", event, "turn", turn, "seats", seats, "view",
-                                    view_for(r, m->p));
-        char *text = json_dumps(message, JSON_COMPACT);
-        json_decref(message);
-        if (text == NULL)
+        json_t *view = view_for(r, m->p);
+        char *view_text = json_dumps(view, JSON_COMPACT | JSON_ENCODE_ANY);
+        json_decref(view);
+        if (view_text == NULL)
             continue;
-        r->env.send(r->env.ctx, m->p, text, strlen(text));
+        size_t view_len = strlen(view_text);
+        char *text = malloc(common_len + sizeof ",\"view\":" - 1 + view_len + 2);
+        if (text == NULL) {
+            free(view_text);
+            continue;
+        }
+        size_t len = 0;
+        memcpy(text, common_text, common_len);
+        len += common_len;
+        memcpy(text + len, ",\"view\":", sizeof ",\"view\":" - 1);
+        len += sizeof ",\"view\":" - 1;
+        memcpy(text + len, view_text, view_len);
+        len += view_len;
+        text[len++] = '}';
+        text[len] = '\0';
+        free(view_text);
+        r->env.send(r->env.ctx, m->p, text, len);
         m->last_seq = r->seq;
         if (seat < 0)
             spectator_text = text;
@@ -244,8 +268,7 @@ static void broadcast(room *r, json_t *event)
             free(text);
     }
     free(spectator_text);
-    json_decref(turn);
-    json_decref(seats);
+    free(common_text);
 }
 
 static json_t *event_with_player(const char *kind, const player *p)
@@ -464,7 +487,7 @@ void room_destroy(room *r)
         r->game->hand_free(r->hand);
     r->hand = NULL;
     for (int i = 0; i < ROOM_EVENT_RING; i++)
-        json_decref(r->ring[i].event);
+        free(r->ring[i].text);
     json_decref(r->options);
     uv_close((uv_handle_t *)&r->act_timer, on_timer_closed);
     uv_close((uv_handle_t *)&r->next_hand_timer, on_timer_closed);
@@ -699,8 +722,9 @@ void room_player_connected(room *r, player *p, const json_t *id)
         json_t *events = json_array();
         for (uint64_t s = m->last_seq + 1; s <= r->seq; s++) {
             const stored_event *e = &r->ring[s % ROOM_EVENT_RING];
-            if (e->event != NULL && e->seq == s)
-                json_array_append_new(events, json_pack("{s:I, s:O}", "seq", (json_int_t)s, "event", e->event));
+            json_t *event = e->text != NULL && e->seq == s ? json_loads(e->text, 0, NULL) : NULL;
+            if (event != NULL)
+                json_array_append_new(events, json_pack("{s:I, s:o}", "seq", (json_int_t)s, "event", event));
         }
         send_json(r, p, json_pack("{s:s, s:s, s:o}", "type", "events", "table", r->code, "events", events));
     }
