@@ -138,6 +138,10 @@ typedef void (*store_session_cb)(void *ctx, const store_error *error, const stor
  * seen (answers the same id). */
 bool store_player_save(store *s, int64_t player_id, const char *nickname, store_id_cb cb, void *ctx);
 
+/* A new guest and a session for it, in one transaction: answers the session (player id, nickname,
+ * and the token, given once: a guest resumes with it after a restart, like an account). */
+bool store_guest_create(store *s, const char *nickname, store_session_cb cb, void *ctx);
+
 /* A new account (name unique, case-insensitively for ASCII letters; the nickname starts as the
  * name), or, when guest_id is not 0, that guest becomes the account and keeps its history.
  * The password is hashed with argon2id (libsodium crypto_pwhash_str) and then forgotten. */
@@ -161,6 +165,7 @@ bool store_logout(store *s, const char *token, store_done_cb cb, void *ctx);
 typedef struct store_seat {
     int64_t player_id;  /* 0 when empty or a bot */
     bool bot;
+    char nickname[STORE_NAME_MAX + 1];  /* filled by recovery (the player's current nickname); ignored on save */
 } store_seat;
 
 typedef struct store_table {
@@ -175,6 +180,7 @@ typedef struct store_table {
     int banker;
     uint32_t multiplier;
     int64_t hands_played;
+    int turn_seconds;                /* the table's turn timer, 1 to 3600 */
 } store_table;
 
 /* Creates the table when t->id is 0 (answers the new id), otherwise replaces every field of
@@ -244,6 +250,7 @@ typedef struct store_hand {
 typedef struct store_open_table {
     store_table table;       /* its options are owned by the recovery */
     store_hand *hand;        /* the unfinished hand, or NULL between hands */
+    int64_t scores[STORE_SEATS];  /* per seat, the sum of the table's ledger units (its running scores) */
 } store_open_table;
 
 typedef struct store_recovery {
@@ -256,6 +263,35 @@ typedef struct store_recovery {
  * waiting for the answer (for start-up, before the loop runs; safe at any time). */
 bool store_recover(store *s, store_recovery **out, store_error *error);
 void store_recovery_free(store_recovery *r);
+
+/* ---- A table's history (for players) ---- */
+
+typedef struct store_hand_summary {
+    int64_t id;
+    int64_t number;
+    int banker;
+    uint32_t multiplier;
+    int64_t started_at_ms;
+    int64_t finished_at_ms;                  /* 0 while unfinished */
+    int64_t player_ids[STORE_SEATS];         /* from the hand's ledger rows; 0 for a bot's seat (or unfinished) */
+    char nicknames[STORE_SEATS][STORE_NAME_MAX + 1];  /* those players' current nicknames, "" for a bot */
+    int64_t units[STORE_SEATS];              /* per seat, the sum of the hand's ledger rows */
+    json_t *result;                          /* the stored result, NULL while unfinished */
+} store_hand_summary;
+
+/* Answers valid only during the callback (the store frees them after it returns). */
+typedef void (*store_hands_cb)(void *ctx, const store_error *error, const store_hand_summary *hands, size_t n);
+
+/* The table's finished hands, newest first: those numbered below `before` (0: from the newest),
+ * at most `limit` (1 to 100; otherwise STORE_INVALID). An unknown table answers no hands. */
+bool store_table_hands(store *s, int64_t table_id, int64_t before, int limit, store_hands_cb cb, void *ctx);
+
+typedef void (*store_hand_cb)(void *ctx, const store_error *error, const store_hand *hand,
+                              const store_hand_summary *summary);
+
+/* One finished hand of the table by its number, with every action in order (to replay it) and
+ * its summary. STORE_NOT_FOUND when there is no such hand or it is not finished. */
+bool store_hand_get(store *s, int64_t table_id, int64_t number, store_hand_cb cb, void *ctx);
 
 /* ---- Ledger verification ---- */
 
