@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -18,7 +19,13 @@
 #define PROTO_NAME_MAX 24        /* characters of a player name */
 #define PROTO_CHAT_MAX 300       /* characters of a chat line */
 #define PROTO_ID_MAX 64          /* bytes of a string id */
-#define PROTO_TOKEN_LEN 64       /* hex characters of a resume token */
+#define PROTO_TOKEN_MIN 16       /* characters of a resume token, at least */
+#define PROTO_TOKEN_LEN 64       /* characters of a resume token, at most ([A-Za-z0-9_-]) */
+#define PROTO_ACCOUNT_MIN 3      /* characters of an account name */
+#define PROTO_ACCOUNT_MAX 24
+#define PROTO_ACCOUNT_BYTES 64   /* bytes of an account name in UTF-8 (the store's limit) */
+#define PROTO_PASSWORD_MIN 8     /* bytes of a password in UTF-8 (the store's limits) */
+#define PROTO_PASSWORD_MAX 1024
 #define PROTO_CODE_LEN 6         /* characters of a table code */
 #define PROTO_TURN_SECONDS_MIN 5
 #define PROTO_TURN_SECONDS_MAX 300
@@ -42,6 +49,11 @@ typedef enum {
     PROTO_ACT,
     PROTO_CHAT,
     PROTO_PING,
+    PROTO_REGISTER,
+    PROTO_LOGIN,
+    PROTO_LOGOUT,
+    PROTO_HISTORY,
+    PROTO_REPLAY,
     PROTO_TYPES
 } proto_type;
 
@@ -58,8 +70,9 @@ typedef struct proto_msg {
     json_t *root;        /* the whole message, owned; release with proto_msg_free */
     json_t *id;          /* borrowed from root, or NULL */
     /* fields, set for the types that have them */
-    char name[PROTO_NAME_MAX * 4 + 1]; /* UTF-8, trimmed */
-    char token[PROTO_TOKEN_LEN + 1];   /* "" if none */
+    char name[PROTO_NAME_MAX * 4 + 1]; /* UTF-8, trimmed: a player name, or for register and
+                                          login an account name (PROTOCOL.md's rule) */
+    char token[PROTO_TOKEN_LEN + 1];   /* "" if none; 16-64 of [A-Za-z0-9_-] */
     char code[PROTO_CODE_LEN + 1];     /* upper case */
     int seat;                          /* 0..3 */
     int turn_seconds;                  /* 0 when not given */
@@ -68,6 +81,9 @@ typedef struct proto_msg {
     json_t *options;                   /* borrowed, NULL when not given */
     json_t *action;                    /* borrowed */
     const char *text;                  /* borrowed, chat */
+    const char *password;              /* borrowed, register and login: 8-1024 bytes, as sent */
+    int64_t hand;                      /* replay: a hand number >= 1 */
+    int64_t before;                    /* history: a hand number >= 1, 0 when not given */
 } proto_msg;
 
 /* The stable error code of a status: "ok", "bad_json", "bad_request", "unknown_type", "unsupported_version". */

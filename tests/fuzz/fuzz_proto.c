@@ -3,10 +3,13 @@
  *
  * Beyond "no crash, no leak, no read past the frame", an accepted message must hold exactly what
  * PROTOCOL.md allows: only the keys listed for its type, every required one, and fields in their
- * ranges (names 1-24 characters without control characters and trimmed, codes from the code
- * alphabet, seats 0-3, turn_seconds 5-300, tokens of 64 hex digits). The table of keys below is
- * written from PROTOCOL.md, not from proto.c, so it checks one against the other. A refused
- * frame must come with a sentence, and its id (when it had a valid one) for the error reply.
+ * ranges (names 1-24 characters without control characters and trimmed, account names 3-24
+ * characters of at most 64 bytes with no space, control or ASCII punctuation but '_', '-', '.'
+ * and no mix of Latin, Greek and Cyrillic, passwords of 8-1024 bytes as sent, codes from the
+ * code alphabet, seats 0-3, turn_seconds 5-300, hand numbers from 1, tokens of 16-64 URL-safe
+ * base64 characters). The table of keys below is written from PROTOCOL.md, not from proto.c, so
+ * it checks one against the other. A refused frame must come with a sentence, and its id (when
+ * it had a valid one) for the error reply.
  */
 #include <jansson.h>
 
@@ -32,6 +35,11 @@ static const struct {
     {"act", {"*code", "*action"}},
     {"chat", {"*code", "*text"}},
     {"ping", {NULL}},
+    {"register", {"*name", "*password"}},
+    {"login", {"*name", "*password"}},
+    {"logout", {NULL}},
+    {"history", {"*code", "before"}},
+    {"replay", {"*code", "*hand"}},
 };
 #define DOCUMENTED_TYPES (sizeof DOCUMENTED / sizeof DOCUMENTED[0])
 
@@ -103,9 +111,88 @@ static void check_name_and_token(const proto_msg *m)
         FUZZ_CHECK(m->token[0] == '\0', "a token without \"token\"");
         return;
     }
-    FUZZ_CHECK(strlen(m->token) == PROTO_TOKEN_LEN && strspn(m->token, "0123456789abcdef") == PROTO_TOKEN_LEN,
-               "token \"%s\" is not 64 hex digits", m->token);
+    size_t token_len = strlen(m->token);
+    FUZZ_CHECK(token_len >= 16 && token_len <= 64 &&
+                   strspn(m->token, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") == token_len,
+               "token \"%s\" is not 16-64 URL-safe base64 characters", m->token);
     FUZZ_CHECK(strcmp(m->token, token) == 0, "token differs from the message's");
+}
+
+/* The next code point of valid UTF-8 text (jansson has checked the encoding). */
+static uint32_t next_code_point(const unsigned char **p)
+{
+    const unsigned char *s = *p;
+    size_t n = s[0] < 0x80 ? 1 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+    uint32_t c = n == 1 ? s[0] : s[0] & (0x3fu >> (n - 1));
+    for (size_t i = 1; i < n; i++)
+        c = (c << 6) | (s[i] & 0x3fu);
+    *p = s + n;
+    return c;
+}
+
+/* Spaces and invisible characters of Unicode that PROTOCOL.md's "no spaces" must keep out. */
+static bool space_or_invisible(uint32_t c)
+{
+    return c == 0xa0 || c == 0xad || c == 0x1680 || (c >= 0x2000 && c <= 0x200f) || (c >= 0x2028 && c <= 0x202f) ||
+           (c >= 0x205f && c <= 0x206f) || c == 0x3000 || c == 0xfeff;
+}
+
+/* 1 Latin, 2 Greek, 3 Cyrillic, 0 anything else: the look-alike scripts a name may not mix. */
+static int look_alike_script(uint32_t c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= 0xc0 && c <= 0x24f) || (c >= 0x1e00 && c <= 0x1eff))
+        return 1;
+    if ((c >= 0x370 && c <= 0x3ff) || (c >= 0x1f00 && c <= 0x1fff))
+        return 2;
+    if (c >= 0x400 && c <= 0x52f)
+        return 3;
+    return 0;
+}
+
+static void check_account(const proto_msg *m)
+{
+    const char *given = json_string_value(json_object_get(m->root, "name"));
+    FUZZ_CHECK(given != NULL, "an account name that is not a string");
+    while (*given == ' ')
+        given++;
+    size_t len = strlen(m->name);
+    FUZZ_CHECK(strncmp(given, m->name, len) == 0 && strspn(given + len, " ") == strlen(given + len),
+               "account name \"%s\" is not the message's, trimmed", m->name);
+    FUZZ_CHECK(len <= 64, "account name of %zu bytes", len);
+    size_t chars = utf8_chars(m->name);
+    FUZZ_CHECK(chars >= 3 && chars <= 24, "account name of %zu characters", chars);
+    FUZZ_CHECK(free_of_controls(m->name), "account name holds a control character");
+    bool letter_or_digit = false;
+    int script = 0;
+    for (const unsigned char *p = (const unsigned char *)m->name; *p;) {
+        uint32_t c = next_code_point(&p);
+        bool separator = c == '_' || c == '-' || c == '.';
+        FUZZ_CHECK(c >= 0x80 || separator || (c >= '0' && c <= '9') || look_alike_script(c) == 1,
+                   "account name \"%s\" holds '%c'", m->name, (char)c);
+        FUZZ_CHECK(!space_or_invisible(c), "account name holds U+%04X", (unsigned)c);
+        letter_or_digit |= !separator;
+        int here = look_alike_script(c);
+        FUZZ_CHECK(here == 0 || script == 0 || here == script, "account name \"%s\" mixes scripts", m->name);
+        if (here != 0)
+            script = here;
+    }
+    FUZZ_CHECK(letter_or_digit, "account name \"%s\" has no letter or digit", m->name);
+    const json_t *password = json_object_get(m->root, "password");
+    FUZZ_CHECK(m->password != NULL && m->password == json_string_value(password), "password differs");
+    FUZZ_CHECK(json_string_length(password) >= 8 && json_string_length(password) <= 1024, "password of %zu bytes",
+               json_string_length(password));
+}
+
+/* hand (replay) and before (history) are hand numbers, integers from 1; before is 0 when absent. */
+static void check_hand_number(const proto_msg *m, const char *key, int64_t decoded)
+{
+    const json_t *given = json_object_get(m->root, key);
+    if (given == NULL) {
+        FUZZ_CHECK(decoded == 0, "%s %lld without \"%s\"", key, (long long)decoded, key);
+        return;
+    }
+    FUZZ_CHECK(json_is_integer(given) && json_integer_value(given) >= 1, "%s is not a hand number", key);
+    FUZZ_CHECK(decoded == (int64_t)json_integer_value(given), "%s differs", key);
 }
 
 static void check_code(const proto_msg *m)
@@ -141,6 +228,12 @@ static void check_fields(const proto_msg *m, int type)
                    m->turn_seconds);
         FUZZ_CHECK(m->is_public == json_is_true(json_object_get(m->root, "public")), "public differs");
     }
+    if (strcmp(name, "register") == 0 || strcmp(name, "login") == 0)
+        check_account(m);
+    if (strcmp(name, "history") == 0)
+        check_hand_number(m, "before", m->before);
+    if (strcmp(name, "replay") == 0)
+        check_hand_number(m, "hand", m->hand);
     if (strcmp(name, "act") == 0)
         FUZZ_CHECK(json_is_object(m->action) && m->action == json_object_get(m->root, "action"), "action");
     if (strcmp(name, "chat") == 0) {
