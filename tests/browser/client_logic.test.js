@@ -2,7 +2,8 @@
  * client_logic — the web client's pure modules under Node, no browser: the settlement
  * explanation against the worked examples A–G of rules/tiengow.md §4 (amounts worked out by
  * hand from the rules page), the Play/Discard decision from a legal list, combination names of
- * §2, and that every label exists in all three languages.
+ * §2, the account form's checks against PROTOCOL.md's rule, the paging of the server's history,
+ * and that every label exists in all three languages.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,8 @@ import { explainSettlement, baseUnits } from '../../web-client/js/settlement.js'
 import { analyzeSelection, indicesOf } from '../../web-client/js/play.js';
 import { comboInfo, sortTiles, tileName } from '../../web-client/js/tiles.js';
 import { allKeys } from '../../web-client/js/i18n.js';
+import { accountProblem } from '../../web-client/js/lobby.js';
+import { HISTORY_PAGE, mergeHistory, newTable, runningTotals } from '../../web-client/js/store.js';
 
 /* A hand_over result as the server writes it; payments listed by the test from the rules. */
 function result(winner, stacks, endings, payments) {
@@ -159,6 +162,79 @@ describe('tiles and combinations (rules §1–§2)', () => {
     assert.equal(comboInfo(['6-6', '6-6', '3-6', '4-5']).type, 'quartet');
     assert.equal(comboInfo(['6-6', '2-6']), null, '天 with an 8 is no combination');
     assert.equal(comboInfo(['6-6', '5-5']), null, 'two different civil tiles are no combination');
+  });
+});
+
+describe('the account form checks what PROTOCOL.md allows before sending', () => {
+  it('accepts names of 3 to 24 letters or digits of any script with _ - .', () => {
+    for (const name of ['ann', 'Ah_Ma-2.0', '阿媽好', '佐々木', 'Иван_2', 'Nguyễn', 'a'.repeat(24), '  ann  ']) {
+      assert.equal(accountProblem(name, 'correct horse'), null, name);
+    }
+  });
+
+  it('refuses short, long, spaced and signed names and separators alone', () => {
+    assert.equal(accountProblem('ab', 'correct horse'), 'account.err.nameLength');
+    assert.equal(accountProblem('a'.repeat(25), 'correct horse'), 'account.err.nameLength');
+    /* characters, not UTF-16 units: 13 ideographs beyond the BMP are 26 units */
+    assert.equal(accountProblem('\u{20000}'.repeat(13), 'correct horse'), null);
+    for (const name of ['ann smith', 'ann!', 'ann@home', '...', '_-_']) {
+      assert.equal(accountProblem(name, 'correct horse'), 'account.err.nameChars', name);
+    }
+  });
+
+  it('counts a password in bytes of UTF-8, 8 to 1024', () => {
+    assert.equal(accountProblem('ann', '1234567'), 'account.err.passwordLength');
+    assert.equal(accountProblem('ann', '12345678'), null);
+    assert.equal(accountProblem('ann', '密碼'), 'account.err.passwordLength', '6 bytes');
+    assert.equal(accountProblem('ann', '密碼密'), null, '9 bytes');
+    assert.equal(accountProblem('ann', 'x'.repeat(1024)), null);
+    assert.equal(accountProblem('ann', 'x'.repeat(1025)), 'account.err.passwordLength');
+  });
+});
+
+describe('the history pages of the server merge without gaps', () => {
+  const hand = (n, net = [n, -n, 0, 0]) => ({ hand: n, net, result: { net } });
+  const numbers = (ts) => ts.hist.hands.map((e) => e.hand);
+  const page = (from, to) => Array.from({ length: from - to + 1 }, (_, i) => hand(from - i));
+
+  it('keeps the newest page newest first and asks for more only after a full page', () => {
+    const ts = newTable('ABCDEF');
+    mergeHistory(ts, page(3, 1), false);
+    assert.deepEqual(numbers(ts), [3, 2, 1]);
+    assert.equal(ts.hist.more, false);
+    assert.equal(ts.hist.oldest, 1);
+    mergeHistory(ts, page(4, 1), false); /* after hand 4 finished */
+    assert.deepEqual(numbers(ts), [4, 3, 2, 1]);
+  });
+
+  it('pages back with before and stops at a short page', () => {
+    const ts = newTable('ABCDEF');
+    mergeHistory(ts, page(45, 46 - HISTORY_PAGE), false);
+    assert.equal(ts.hist.more, true);
+    assert.equal(ts.hist.oldest, 26);
+    mergeHistory(ts, page(25, 6), true);
+    assert.equal(ts.hist.more, true);
+    mergeHistory(ts, page(5, 1), true);
+    assert.equal(ts.hist.more, false);
+    assert.deepEqual(numbers(ts), page(45, 1).map((e) => e.hand));
+  });
+
+  it('drops what it held when more than a page finished since, rather than leave a gap', () => {
+    const ts = newTable('ABCDEF');
+    mergeHistory(ts, page(20, 1), false);
+    mergeHistory(ts, page(50, 31), false); /* hands 21–30 would be missing */
+    assert.deepEqual(numbers(ts), page(50, 31).map((e) => e.hand));
+    assert.equal(ts.hist.more, true);
+    assert.equal(ts.hist.oldest, 31);
+  });
+
+  it('adds up running totals only over an unbroken run from hand 1', () => {
+    const totals = runningTotals([hand(3, [1, 2, -3, 0]), hand(1, [4, -4, 0, 0]), hand(2, [-1, 0, 0, 1])]);
+    assert.deepEqual(totals.get(1), [4, -4, 0, 0]);
+    assert.deepEqual(totals.get(2), [3, -4, 0, 1]);
+    assert.deepEqual(totals.get(3), [4, -2, -3, 1]);
+    const broken = runningTotals([hand(5), hand(4)]);
+    assert.equal(broken.size, 0, 'without hands 1–3 the totals are unknown');
   });
 });
 

@@ -185,6 +185,34 @@ export async function screenshot(page, name, opts = {}) {
   await page.screenshot({ path: path.join(OUTPUT, `${name}.png`), fullPage: opts.fullPage !== false });
 }
 
+/* The welcomes a page received after its first `from` frames. */
+export function welcomesAfter(frames, from) {
+  return frames.received.slice(from).filter((m) => m.type === 'welcome');
+}
+
+/* A number as the client shows it: +12, −4 (a real minus sign), 0. */
+export function signed(n) {
+  if (n > 0) return `+${n}`;
+  if (n < 0) return `−${-n}`;
+  return '0';
+}
+
+/* A token as PROTOCOL.md describes it: 16 to 64 of A–Z a–z 0–9 - _. */
+export const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+
+/* Opens a private table for a new player, adds three bots and starts the first hand. */
+export async function soloTable(browser, url, name) {
+  const page = await openPage(browser, url);
+  const frames = recordFrames(page);
+  await enterName(page, name);
+  const code = await createTable(page);
+  await page.click('#fill-bots');
+  await page.waitForSelector('#start-hand:not([disabled])');
+  await page.click('#start-hand');
+  await page.waitForSelector('#table-page[data-phase="playing"]');
+  return { page, frames, code };
+}
+
 /* The hand_over events this page has received, oldest first. */
 export function handOvers(frames) {
   return frames.received.filter((m) => m.type === 'event' && m.event.kind === 'hand_over').map((m) => m.event);

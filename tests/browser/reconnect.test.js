@@ -7,12 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createTable, enterName, handTiles, launchBrowser, openPage, playToSettlement, recordFrames,
-  startServer, until } from './harness.js';
-
-/* The welcomes a page received after the first `from` frames. */
-function welcomesAfter(frames, from) {
-  return frames.received.slice(from).filter((m) => m.type === 'welcome');
-}
+  startServer, TOKEN, until, welcomesAfter } from './harness.js';
 
 describe('reconnection', () => {
   let server;
@@ -39,7 +34,7 @@ describe('reconnection', () => {
     const tilesBefore = await handTiles(page);
     const token = await page.evaluate(() => localStorage.getItem('teahouse.token'));
     const me = await page.evaluate(() => window.teahouse.app.me());
-    assert.match(token, /^[0-9a-f]{64}$/);
+    assert.match(token, TOKEN, 'an opaque token of PROTOCOL.md\'s alphabet');
 
     /* A reload: the page comes back to the same seat of the same table without a click. */
     const mark = frames.received.length;

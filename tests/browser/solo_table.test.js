@@ -8,29 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createTable, enterName, handOvers, handTiles, launchBrowser, openPage, playOneMove, playToSettlement,
-  recordFrames, screenshot, startServer } from './harness.js';
+  recordFrames, screenshot, signed, soloTable, startServer } from './harness.js';
 import { illegalSelection, plainPayment } from './rules.js';
 
 const CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
-
-function signed(n) {
-  if (n > 0) return `+${n}`;
-  if (n < 0) return `−${-n}`;
-  return '0';
-}
-
-/* Opens a private table for a new player, adds three bots and starts the first hand. */
-async function soloTable(browser, url, name) {
-  const page = await openPage(browser, url);
-  const frames = recordFrames(page);
-  await enterName(page, name);
-  const code = await createTable(page);
-  await page.click('#fill-bots');
-  await page.waitForSelector('#start-hand:not([disabled])');
-  await page.click('#start-hand');
-  await page.waitForSelector('#table-page[data-phase="playing"]');
-  return { page, frames, code };
-}
 
 /* Records each settlement panel the moment it is drawn (the next hand follows within a second). */
 async function watchSettlements(page) {

@@ -1,11 +1,13 @@
 /*
  * connection — the one WebSocket to /ws (protocol/PROTOCOL.md): hello with the saved resume
- * token, requests matched to replies by id, and reconnection after a drop.
+ * token, requests matched to replies by id, reconnection after a drop, and the identity
+ * changes of accounts (a login's new token, a logout's fresh start as a guest).
  *
  * The resume token lives in localStorage, so a refresh or a new connection after a network
  * drop says hello with it and the server puts the player back in their seats (it then sends
- * `events` and a fresh `snapshot` for each table on its own). A connection replaced by another
- * tab does not reconnect by itself, or two tabs would take the seat from each other forever.
+ * `events` and a fresh `snapshot` for each table on its own). The token is opaque: a guest's
+ * and an account's alike survive a server restart. A connection replaced by another tab does
+ * not reconnect by itself, or two tabs would take the seat from each other forever.
  */
 
 const TOKEN_KEY = 'teahouse.token';
@@ -27,6 +29,7 @@ export class Connection {
     this.retries = 0;
     this.status = 'idle';
     this.stopped = false;
+    this.loggingOut = false;
     this.pingTimer = null;
   }
 
@@ -37,14 +40,45 @@ export class Connection {
   /* Opens the connection (or reopens it under a new name: hello is once per connection). */
   start(name) {
     this.name = name;
+    this.restart('new name');
+  }
+
+  /* Drops the current socket without reconnecting on its close, and says hello on a new one. */
+  restart(why) {
     this.stopped = false;
+    this.retries = 0;
     if (this.ws) {
       const old = this.ws;
       this.ws = null;
       old.onclose = null;
-      old.close(1000, 'new name');
+      old.close(1000, why);
+      this.rejectPending();
     }
     this.open();
+  }
+
+  /* A welcome that answered register or login: this connection is now that player. A login's
+   * token is new and replaces the stored one (a register's is the same). */
+  adopt(welcome) {
+    this.player = welcome.player;
+    this.storage.setItem(TOKEN_KEY, welcome.token);
+    this.handlers.onWelcome(welcome);
+  }
+
+  /*
+   * Ends the session: the server answers ok and closes the socket. Whatever it answers, the
+   * token is forgotten and a new connection says hello as a new guest. Resolves once that
+   * hello is sent.
+   */
+  logout() {
+    this.loggingOut = true;
+    const done = () => {
+      this.loggingOut = false;
+      this.storage.removeItem(TOKEN_KEY);
+      this.player = null;
+      this.restart('logged out');
+    };
+    return this.request({ type: 'logout' }).then(done, done);
   }
 
   open() {
@@ -95,12 +129,16 @@ export class Connection {
     }
   }
 
+  rejectPending() {
+    for (const { reject } of this.pending.values()) reject({ type: 'error', code: 'disconnected', message: 'disconnected' });
+    this.pending.clear();
+  }
+
   closed(ws) {
     if (ws !== this.ws) return;
     this.ws = null;
-    for (const { reject } of this.pending.values()) reject({ type: 'error', code: 'disconnected', message: 'disconnected' });
-    this.pending.clear();
-    if (this.stopped) return;
+    this.rejectPending();
+    if (this.stopped || this.loggingOut) return; /* a logout opens its own new connection */
     const delay = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
     this.retries++;
     this.setStatus('reconnecting');

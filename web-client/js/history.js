@@ -1,13 +1,75 @@
 /*
- * history — the table's past hands as this connection saw them: each finished hand with its
- * settlement, and for a hand the player saw from its deal, a stepper through every view the
- * player received (their own tiles at that moment, the trick, stacks), drawn by board.js
- * exactly as the live table drew it. Nothing here shows a tile the player did not see.
+ * history — the table's past hands, as the server keeps them (PROTOCOL.md `history` and
+ * `replay`): each finished hand with its settlement explained, newest first, twenty at a time
+ * with a button for older ones; and for an opened hand a stepper through its replay frames,
+ * each the view the player had after that step (their own tiles at that moment, the trick,
+ * the stacks), drawn by board.js exactly as the live table drew it. A hand the player did not
+ * play replays as a spectator saw it, with no hidden tile.
+ *
+ * The server keeps the history, so it survives a reload and shows hands from before the player
+ * arrived. The panel asks for the newest page when it opens and after each hand_over, and for
+ * a hand's replay when that hand is opened.
  */
 import { h } from './dom.js';
 import { t, lang } from './i18n.js';
 import { comboName } from './tiles.js';
 import { renderSeat, renderSettlement, renderTrick, seatName, signed, tileRow } from './board.js';
+import { mergeHistory, runningTotals } from './store.js';
+
+/* Asks for the newest page of the table's history (or, with older, the page before the oldest
+ * hand held). A second ask while one is on its way is made when the first is answered. */
+export function loadHistory(ts, app, { older = false } = {}) {
+  const hist = ts.hist;
+  if (hist.loading) {
+    if (!older) hist.again = true;
+    return;
+  }
+  const msg = { type: 'history', code: ts.code };
+  if (older && hist.oldest) msg.before = hist.oldest;
+  hist.loading = true;
+  app.request(msg).then((reply) => {
+    mergeHistory(ts, reply.hands || [], older);
+    hist.error = null;
+  }, (err) => {
+    hist.error = err;
+  }).finally(() => {
+    hist.loading = false;
+    if (hist.again) {
+      hist.again = false;
+      loadHistory(ts, app);
+    }
+    app.rerender();
+  });
+}
+
+/* Asks for one hand's replay, once (again after a failure). */
+function loadReplay(ts, app, hand) {
+  const known = ts.replays.get(hand);
+  if (known && !known.error) return;
+  ts.replays.set(hand, { loading: true });
+  app.request({ type: 'replay', code: ts.code, hand }).then((reply) => {
+    ts.replays.set(hand, { frames: reply.frames || [], seat: Number.isInteger(reply.seat) ? reply.seat : null,
+      players: reply.players || [] });
+  }, (err) => {
+    ts.replays.set(hand, { error: err });
+  }).finally(() => app.rerender());
+}
+
+/* The seats of a past hand in the shape board.js draws (a replayed seat is never "offline"). */
+function seatsOf(players) {
+  const seats = [0, 1, 2, 3].map(() => ({ player: null, name: null, bot: false, connected: true }));
+  for (const p of players || []) {
+    if (Number.isInteger(p.seat) && p.seat >= 0 && p.seat < 4) {
+      seats[p.seat] = { player: p.player || null, name: p.name || null, bot: Boolean(p.bot), connected: true };
+    }
+  }
+  return seats;
+}
+
+function mySeatIn(players, me) {
+  const mine = (players || []).find((p) => p.player && p.player === me);
+  return mine ? mine.seat : null;
+}
 
 /* One sentence for what happened at a step. */
 export function describeEvent(ev, seats, options) {
@@ -21,60 +83,113 @@ export function describeEvent(ev, seats, options) {
   return '';
 }
 
-function frameScene(entry, frame) {
+function frameScene(ts, replay, seats, frame) {
   const view = frame.view;
+  const toAct = view && !view.over && Number.isInteger(view.to_act) ? { seat: view.to_act } : null;
   return {
-    seats: frame.seats, view, turn: frame.turn ? { seat: frame.turn.seat } : null,
-    mySeat: entry.mySeat, scores: null,
-    banker: view ? view.banker : entry.banker, multiplier: view ? view.multiplier : entry.multiplier,
-    hostId: null, meId: null, options: entry.options, phase: 'playing',
+    seats, view, turn: toAct, mySeat: replay.seat, scores: null,
+    banker: view ? view.banker : null, multiplier: view ? view.multiplier : null,
+    hostId: null, meId: null, options: ts.options, phase: 'playing',
   };
 }
 
-function renderStepper(ts, app, entry) {
-  const frames = entry.frames;
+function renderStepper(ts, app, replay) {
+  const frames = replay.frames;
+  if (!frames.length) return h('p', { class: 'muted' }, t('history.noFrames'));
+  const seats = seatsOf(replay.players);
   const step = Math.min(Math.max(ts.ui.step, 0), frames.length - 1);
   const frame = frames[step];
-  const scene = frameScene(entry, frame);
+  const scene = frameScene(ts, replay, seats, frame);
   const go = (delta) => {
     ts.ui.step = Math.min(Math.max(step + delta, 0), frames.length - 1);
     app.rerender();
   };
-  const myTiles = scene.view && Array.isArray(scene.view.hand) ? scene.view.hand : null;
-  return h('div', { class: 'stepper', id: 'history-stepper', dataset: { step: String(step) } },
+  const myTiles = scene.view && Array.isArray(scene.view.hand) && scene.view.hand.length ? scene.view.hand : null;
+  const caption = [describeEvent(frame.event, seats, ts.options), scene.view && scene.view.over ? t('ev.hand_over') : '']
+    .filter(Boolean).join(' ');
+  return h('div', { class: 'stepper', id: 'history-stepper', dataset: { step: String(step), steps: String(frames.length) } },
+    replay.seat === null ? h('p', { class: 'muted' }, t('history.spectated')) : null,
     h('div', { class: 'stepper-nav' },
       h('button', { type: 'button', id: 'history-prev', class: 'secondary', dataset: { focus: 'history-prev' },
         disabled: step === 0, onclick: () => go(-1) }, `◀ ${t('history.prev')}`),
       h('span', { class: 'stepper-count', 'aria-live': 'polite' }, t('history.step', { i: step + 1, n: frames.length })),
       h('button', { type: 'button', id: 'history-next', class: 'secondary', dataset: { focus: 'history-next' },
         disabled: step === frames.length - 1, onclick: () => go(1) }, `${t('history.next')} ▶`)),
-    h('p', { class: 'stepper-caption' }, describeEvent(frame.event, frame.seats, entry.options)),
+    h('p', { class: 'stepper-caption' }, caption),
     h('div', { class: 'board board-replay' },
       [0, 1, 2, 3].map((seat) => renderSeat(scene, seat, [])),
       h('div', { class: 'board-center' }, renderTrick(scene))),
     myTiles ? h('div', { class: 'replay-hand' }, h('span', { class: 'muted' }, t('table.yourHand')), ' ', tileRow(myTiles, { small: true })) : null);
 }
 
-function renderEntry(ts, app, entry) {
+function renderReplay(ts, app, hand) {
+  const replay = ts.replays.get(hand);
+  if (!replay || replay.loading) return h('p', { class: 'muted', role: 'status' }, t('history.loading'));
+  if (replay.error) return h('p', { class: 'error', role: 'alert' }, errorText(replay.error));
+  return renderStepper(ts, app, replay);
+}
+
+function errorText(err) {
+  return t('history.failed', { message: err.message || err.code || '' });
+}
+
+function finishedAt(ms) {
+  if (!Number.isFinite(ms)) return '';
+  try {
+    return new Date(ms).toLocaleString(lang(), { dateStyle: 'short', timeStyle: 'short' });
+  } catch {
+    return '';
+  }
+}
+
+function renderEntry(ts, app, entry, totals) {
   const open = ts.ui.openHand === entry.hand;
-  const me = entry.mySeat;
-  const summary = `${t('history.hand', { n: entry.hand })} — ${t('history.winner', { name: seatName(entry.seats, entry.result.winner) })}`
-    + (me !== null && me !== undefined ? ` · ${signed(entry.result.net[me])}` : '');
-  return h('li', { class: `history-entry${open ? ' open' : ''}`, dataset: { hand: String(entry.hand) } },
+  const seats = seatsOf(entry.players);
+  const me = mySeatIn(entry.players, app.me());
+  const net = Array.isArray(entry.net) ? entry.net : entry.result.net;
+  const summary = `${t('history.hand', { n: entry.hand })} — ${t('history.winner', { name: seatName(seats, entry.result.winner) })}`
+    + (me !== null ? ` · ${t('history.yourNet', { n: signed(net[me]) })}` : '');
+  const settled = {
+    hand: entry.hand, result: entry.result, banker: entry.banker, multiplier: entry.multiplier,
+    options: ts.options, finalLeader: null, seats, scores: totals.get(entry.hand) || null,
+  };
+  return h('li', { class: `history-entry${open ? ' open' : ''}`, dataset: { hand: String(entry.hand), net: net.join(',') } },
     h('button', { type: 'button', class: 'history-open link', 'aria-expanded': open ? 'true' : 'false',
       dataset: { focus: `history-${entry.hand}` }, onclick: () => {
         ts.ui.openHand = open ? null : entry.hand;
         ts.ui.step = 0;
+        if (!open) loadReplay(ts, app, entry.hand);
         app.rerender();
       } }, summary),
-    open ? renderSettlement(entry, { id: `history-settlement-${entry.hand}` }) : null,
-    open && entry.frames ? renderStepper(ts, app, entry) : null,
-    open && !entry.frames ? h('p', { class: 'muted' }, t('history.noFrames')) : null);
+    h('span', { class: 'history-time muted' }, ` ${finishedAt(entry.finished_at)}`),
+    open ? renderSettlement(settled, { id: `history-settlement-${entry.hand}` }) : null,
+    open ? renderReplay(ts, app, entry.hand) : null);
+}
+
+function renderBody(ts, app) {
+  const hist = ts.hist;
+  if (hist.error && hist.error.code === 'no_history') return h('p', {}, t('err.no_history'));
+  const parts = [];
+  if (hist.error) parts.push(h('p', { class: 'error', role: 'alert' }, errorText(hist.error)));
+  if (!hist.loaded) {
+    if (!hist.error) parts.push(h('p', { class: 'muted', role: 'status' }, t('history.loading')));
+    return parts;
+  }
+  if (!hist.hands.length) {
+    parts.push(h('p', {}, t('history.empty')));
+    return parts;
+  }
+  const totals = runningTotals(hist.hands);
+  parts.push(h('ol', { class: 'history-list', reversed: true }, hist.hands.map((e) => renderEntry(ts, app, e, totals))));
+  if (hist.more) {
+    parts.push(h('button', { type: 'button', class: 'secondary', id: 'history-more', dataset: { focus: 'history-more' },
+      disabled: hist.loading, onclick: () => loadHistory(ts, app, { older: true }) }, t('history.more')));
+  }
+  return parts;
 }
 
 export function renderHistory(ts, app) {
-  const entries = [...ts.history].reverse();
-  return h('section', { id: 'history', class: 'history', 'aria-labelledby': 'history-title' },
+  return h('section', { id: 'history', class: 'history', 'aria-labelledby': 'history-title', 'aria-busy': ts.hist.loading ? 'true' : 'false' },
     h('div', { class: 'history-head' },
       h('h2', { id: 'history-title' }, t('history.title')),
       h('button', { type: 'button', class: 'link', id: 'history-close', dataset: { focus: 'history-close' }, onclick: () => {
@@ -82,6 +197,5 @@ export function renderHistory(ts, app) {
         app.rerender();
       } }, t('history.close'))),
     h('p', { class: 'muted' }, t('history.note')),
-    entries.length ? h('ol', { class: 'history-list', reversed: true }, entries.map((e) => renderEntry(ts, app, e)))
-      : h('p', {}, t('history.empty')));
+    renderBody(ts, app));
 }

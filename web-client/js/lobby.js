@@ -1,12 +1,14 @@
 /*
- * lobby — the first page (#/): choose a name, see the public tables, join a table by its code,
- * and open a new table with the rule options of rules §7, each with a short explanation.
+ * lobby — the first page (#/): choose a name, log in to an account or make this guest one (or
+ * log out), see the public tables, join a table by its code, and open a new table with the rule
+ * options of rules §7, each with a short explanation.
  *
  * The forms are built once per mount (so typing is never lost when the table list refreshes);
- * update() redraws only the greeting and the list.
+ * update() redraws only the greeting and the list. Logging in or out changes the mount, so the
+ * account card is drawn afresh for the new identity.
  */
 import { h, replace } from './dom.js';
-import { t } from './i18n.js';
+import { has, t } from './i18n.js';
 
 /* Table codes: 6 characters, letters and digits without look-alikes (PROTOCOL.md). */
 export const CODE_PATTERN = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
@@ -81,6 +83,109 @@ function readCreateForm(form) {
     turn_seconds: Math.min(300, Math.max(5, turn)),
   };
 }
+
+/* --- accounts --- */
+
+const ACCOUNT_NAME_MIN = 3;
+const ACCOUNT_NAME_MAX = 24;
+const PASSWORD_MIN = 8; /* bytes of UTF-8, as the server counts */
+const PASSWORD_MAX = 1024;
+
+/*
+ * What is wrong with an account name and password, as an i18n key, or null. The server has the
+ * whole rule (PROTOCOL.md, register); this catches the usual slips in the player's language.
+ */
+export function accountProblem(name, password) {
+  const chars = Array.from(name.trim());
+  if (chars.length < ACCOUNT_NAME_MIN || chars.length > ACCOUNT_NAME_MAX) return 'account.err.nameLength';
+  if (!/^[\p{L}\p{M}0-9_.-]+$/u.test(name.trim())) return 'account.err.nameChars';
+  if (!/[\p{L}0-9]/u.test(name)) return 'account.err.nameChars';
+  const bytes = new TextEncoder().encode(password).length;
+  if (bytes < PASSWORD_MIN || bytes > PASSWORD_MAX) return 'account.err.passwordLength';
+  return null;
+}
+
+function errorFor(err) {
+  const key = `err.${err.code}`;
+  return has(key) ? t(key, { message: err.message }) : t('err.generic', { message: err.message || err.code });
+}
+
+/* One account form (login or register): labelled fields, a line for errors, submit and cancel. */
+function accountForm(app, kind, onCancel) {
+  const id = (what) => `${kind}-${what}`;
+  const error = h('p', { class: 'form-error', id: id('error'), role: 'alert' });
+  const submit = (e) => {
+    e.preventDefault();
+    const form = e.target;
+    const name = form.querySelector(`#${id('name')}`).value.trim();
+    const password = form.querySelector(`#${id('password')}`).value;
+    let problem = accountProblem(name, password);
+    if (!problem && kind === 'register' && password !== form.querySelector(`#${id('confirm')}`).value) problem = 'account.err.mismatch';
+    if (problem) {
+      error.textContent = t(problem);
+      return;
+    }
+    error.textContent = '';
+    const button = form.querySelector('button[type="submit"]');
+    button.disabled = true;
+    const done = kind === 'register' ? app.register(name, password) : app.login(name, password);
+    done.catch((err) => {
+      /* from the first page the lobby is redrawn under a name meanwhile: say it in a toast then */
+      if (error.isConnected) error.textContent = errorFor(err || {});
+      else app.toast(errorFor(err || {}), 'error');
+    }).finally(() => {
+      button.disabled = false;
+    });
+  };
+  return h('form', { id: id('form'), class: 'account-form', onsubmit: submit, novalidate: true },
+    h('h3', {}, t(`account.${kind}Title`)),
+    field(id('name'), t('account.name'), h('input', { id: id('name'), required: true, maxlength: 64, autocomplete: 'username',
+      autocapitalize: 'none', spellcheck: 'false', 'aria-describedby': `${id('name')}-help` }),
+    kind === 'register' ? t('account.nameHelp') : null),
+    field(id('password'), t('account.password'), h('input', { id: id('password'), type: 'password', required: true,
+      autocomplete: kind === 'register' ? 'new-password' : 'current-password', 'aria-describedby': `${id('password')}-help` }),
+    kind === 'register' ? t('account.passwordHelp') : null),
+    kind === 'register' ? field(id('confirm'), t('account.confirm'), h('input', { id: id('confirm'), type: 'password',
+      required: true, autocomplete: 'new-password' })) : null,
+    error,
+    h('div', { class: 'form-actions' },
+      h('button', { type: 'submit', id: id('submit') }, t(`account.${kind}`)),
+      h('button', { type: 'button', class: 'link', id: id('cancel'), onclick: onCancel }, t('account.cancel'))));
+}
+
+/* The account card: who one plays as, with Log in / Register for a guest, Log out for an account. */
+function drawAccountCard(card, app, open) {
+  const account = app.account();
+  const redraw = (which) => {
+    drawAccountCard(card, app, which);
+    const first = card.querySelector('input');
+    if (first) first.focus();
+  };
+  if (account) {
+    replace(card,
+      h('h2', { id: 'account-title' }, t('account.title')),
+      h('p', { id: 'account-status' }, t('account.loggedIn', { account })),
+      h('button', { type: 'button', class: 'secondary', id: 'logout-button', onclick: () => app.logout() }, t('account.logout')));
+    return;
+  }
+  const named = Boolean(app.state.name) && !app.state.editingName;
+  replace(card,
+    h('h2', { id: 'account-title' }, t('account.title')),
+    h('p', { id: 'account-status', class: 'help' }, named ? t('account.guest') : t('account.haveAccount')),
+    open ? null : h('div', { class: 'form-actions' },
+      h('button', { type: 'button', class: 'secondary', id: 'show-login', onclick: () => redraw('login') }, t('account.login')),
+      h('button', { type: 'button', class: 'secondary', id: 'show-register', onclick: () => redraw('register') },
+        t('account.register'))),
+    open ? accountForm(app, open, () => redraw(null)) : null);
+}
+
+function accountCard(app) {
+  const card = h('section', { id: 'account-card', class: 'card', 'aria-labelledby': 'account-title' });
+  drawAccountCard(card, app, null);
+  return card;
+}
+
+/* --- the other forms --- */
 
 function nameForm(app) {
   const submit = (e) => {
@@ -162,6 +267,7 @@ export function mountLobby(container, app) {
   const named = Boolean(app.state.name) && !app.state.editingName;
   replace(container, h('div', { id: 'lobby', class: 'lobby' },
     named ? h('div', { class: 'greeting card', id: 'greeting' }) : nameForm(app),
+    accountCard(app),
     named ? h('section', { class: 'card', id: 'public-section', 'aria-labelledby': 'public-title' },
       h('div', { class: 'section-head' },
         h('h2', { id: 'public-title' }, t('lobby.tablesTitle')),
@@ -174,8 +280,10 @@ export function mountLobby(container, app) {
 export function updateLobby(container, app) {
   const greeting = container.querySelector('#greeting');
   if (greeting) {
+    const account = app.account();
     replace(greeting,
       h('span', {}, t('lobby.hello', { name: app.state.name })),
+      account ? h('span', { class: 'badge-account', id: 'greeting-account' }, t('lobby.account', { account })) : null,
       h('button', { type: 'button', class: 'link', id: 'change-name', onclick: () => app.editName() }, t('lobby.nameChange')));
   }
   const list = container.querySelector('#public-tables');

@@ -1,10 +1,11 @@
 /*
  * main — the client's entry point: the language switch and connection banner in the header, the
  * router (#/ the lobby, #/t/CODE a table), the connection to the server and the dispatch of its
- * messages into the table store, and the one `app` object the pages act through.
+ * messages into the table store, the account actions (register, log in, log out), and the one
+ * `app` object the pages act through.
  *
- * A page is mounted once per route, language and name, then updated after every message, so a
- * form being filled in or a tile being focused survives the stream of table events.
+ * A page is mounted once per route, language, name and account, then updated after every
+ * message, so a form being filled in or a tile being focused survives the stream of table events.
  */
 import { LANGS, has, initialLang, lang, onLangChange, setLang, t } from './i18n.js';
 import { h, replace } from './dom.js';
@@ -12,6 +13,7 @@ import { Connection } from './connection.js';
 import { applyEvent, applyMissed, applySnapshot, newTable } from './store.js';
 import { mountLobby, updateLobby, normalizeCode, CODE_PATTERN } from './lobby.js';
 import { mountTable, updateTable } from './table.js';
+import { loadHistory } from './history.js';
 
 const NAME_KEY = 'teahouse.name';
 const TABLES_POLL_MS = 5000;
@@ -30,6 +32,7 @@ const state = {
 const tables = new Map();
 let mountedKey = null;
 let toastTimer = null;
+let onlineWaiters = [];
 
 const connection = new Connection(
   `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`, storage,
@@ -41,6 +44,7 @@ const app = {
   state,
   tables,
   me: () => (state.player ? state.player.id : null),
+  account: () => (state.player && state.player.account) || null,
   rerender: render,
   navigate(hash) {
     if (location.hash === hash) route();
@@ -65,7 +69,28 @@ const app = {
     state.editingName = true;
     render();
   },
+  /* Sends a message and resolves with its reply; the caller shows a refusal its own way. */
+  request(msg) {
+    return connection.request(msg);
+  },
   refreshTables,
+  register(name, password) {
+    return identify({ type: 'register', name, password }).then((welcome) => {
+      toast(t('account.registered', { account: welcome.player.account || name }), 'info');
+    });
+  },
+  login(name, password) {
+    return identify({ type: 'login', name, password }).then((welcome) => {
+      toast(t('account.loggedInAs', { account: welcome.player.account || name }), 'info');
+    });
+  },
+  logout() {
+    tables.clear();
+    state.player = null;
+    state.publicTables = [];
+    connection.logout().then(() => toast(t('account.loggedOut'), 'info'));
+    app.navigate('#/');
+  },
   createTable(msg) {
     connection.request(msg).then((snapshot) => app.navigate(`#/t/${snapshot.table}`), showError);
   },
@@ -76,6 +101,35 @@ const app = {
     });
   },
 };
+
+/* --- accounts --- */
+
+/* Resolves once the connection has had its welcome (at once if it has); rejects if the server
+ * refuses the hello. */
+function whenOnline() {
+  if (state.status === 'online' && state.player) return Promise.resolve();
+  return new Promise((resolve, reject) => onlineWaiters.push({ resolve, reject }));
+}
+
+function settleWaiters(how, value) {
+  const waiters = onlineWaiters;
+  onlineWaiters = [];
+  for (const w of waiters) w[how](value);
+}
+
+/*
+ * register or login: both answer with a welcome for the connection's new identity. From the
+ * first page, where nobody has a name yet, the account name serves as the guest's name until
+ * the account's own arrives with the welcome.
+ */
+function identify(msg) {
+  if (!state.name) app.setName(msg.name);
+  return whenOnline().then(() => connection.request(msg)).then((welcome) => {
+    if (msg.type === 'login') tables.clear(); /* another player now: the guest's tables are not theirs */
+    connection.adopt(welcome);
+    return welcome;
+  });
+}
 
 /* --- messages --- */
 
@@ -97,13 +151,16 @@ function onMessage(msg) {
     }
     case 'event':
       if (tables.has(msg.table)) {
-        applyEvent(tables.get(msg.table), msg, app.me());
+        const ts = tables.get(msg.table);
+        if (applyEvent(ts, msg, app.me())) refreshHistory(ts);
         if (msg.event.kind === 'closing') toast(t('table.closed', { why: msg.event.why || '' }), 'error');
       }
       break;
-    case 'events':
-      applyMissed(tableFor(msg.table), msg);
+    case 'events': {
+      const ts = tableFor(msg.table);
+      if (applyMissed(ts, msg)) refreshHistory(ts);
       break;
+    }
     case 'error':
       if (msg.id === undefined) showError(msg);
       break;
@@ -113,6 +170,11 @@ function onMessage(msg) {
   render();
 }
 
+/* After a hand finished: the history panel (or its count on the button) shows it too. */
+function refreshHistory(ts) {
+  if (ts.ui.showHistory || ts.hist.loaded) loadHistory(ts, app);
+}
+
 function onStatus(status) {
   state.status = status;
   renderHeader();
@@ -120,6 +182,12 @@ function onStatus(status) {
 
 function onWelcome(welcome) {
   state.player = welcome.player;
+  /* the name the server knows this player by (an account's own after a login) */
+  if (welcome.player.name && welcome.player.name !== state.name) {
+    state.name = welcome.player.name;
+    storage.setItem(NAME_KEY, state.name);
+  }
+  settleWaiters('resolve');
   state.resuming = state.firstWelcome && welcome.resumed;
   state.firstWelcome = false;
   if (state.route.page === 'table') joinIfNeeded(state.route.code);
@@ -130,6 +198,7 @@ function onWelcome(welcome) {
 /* The server refused the name: say why and ask for another. */
 function onHelloRefused(err) {
   showError(err);
+  settleWaiters('reject', err);
   state.status = 'idle';
   state.editingName = true;
   render();
@@ -208,7 +277,7 @@ function render() {
   const main = document.getElementById('main');
   const named = Boolean(state.name) && !state.editingName;
   const page = named ? state.route.page : 'lobby';
-  const key = `${page}|${state.route.code || ''}|${lang()}|${named}`;
+  const key = `${page}|${state.route.code || ''}|${lang()}|${named}|${app.account() || ''}`;
   if (key !== mountedKey) {
     mountedKey = key;
     if (page === 'table') mountTable(main, app, state.route.code);

@@ -38,9 +38,11 @@ function paidByLoser(payments, loser, winner) {
   return sum;
 }
 
-/* The seat captured by 擒: the payer of a "qin" payment when one loser pays all, else the
- * leader of the final trick if the caller knows it. */
+/* The seat captured by 擒: as the result names it ({"qin":{"captured":S}}), else the leader of
+ * the final trick if the caller knows it, else the payer of a "qin" payment when one loser pays
+ * all (a past hand from the server's history has no final trick to look at). */
 function capturedSeat(result, finalLeader) {
+  if (result.qin && Number.isInteger(result.qin.captured)) return result.qin.captured;
   if (Number.isInteger(finalLeader)) return finalLeader;
   const qin = (result.payments || []).find((p) => p.why === 'qin');
   return qin ? qin.from : null;

@@ -1,23 +1,24 @@
 /*
  * store — what the client knows about each table it is at, kept up to date from the server's
- * snapshot, event and events messages (protocol/PROTOCOL.md), and the table's history as this
- * connection saw it.
+ * snapshot, event and events messages (protocol/PROTOCOL.md), and the part of the table's
+ * history this page has asked the server for.
  *
  * Events carry the seats, the turn and this player's view, but not the scores, banker or
  * multiplier of the table; those come with a snapshot and are then followed here from
- * hand_started and hand_over (scores += net). History is client-side: each hand_over becomes an
- * entry, and when the client saw the hand from its deal the entry keeps every view it received
- * (its "frames"), so the player can step through what they saw.
+ * hand_started and hand_over (scores += net). The last finished hand is kept for the
+ * settlement shown between hands. Past hands are the server's: `history` fills `hist` page by
+ * page and `replay` fills `replays` (history.js asks for them), so they survive a reload.
  */
-
-const HISTORY_LIMIT = 100;
 
 export function newTable(code) {
   return {
     code, seq: 0, info: null, seats: [], view: null, turn: null, mySeat: null,
     scores: [0, 0, 0, 0], banker: null, multiplier: 2, phase: 'waiting', hostId: null,
     options: {}, isPublic: false, turnSeconds: null, handsPlayed: 0,
-    lastResult: null, history: [], frames: null, closed: null,
+    lastResult: null, closed: null,
+    /* hands newest first as the server sent them; oldest: the smallest hand number held */
+    hist: { hands: [], loaded: false, loading: false, again: false, more: false, oldest: null, error: null },
+    replays: new Map(), /* hand number → { frames, seat, players } | { loading } | { error } */
     ui: { selected: new Set(), handKey: '', pending: false, readySent: false, showHistory: false,
       openHand: null, step: 0 },
   };
@@ -39,33 +40,17 @@ function finalLeader(view) {
   return tricks && tricks.length ? tricks[tricks.length - 1].leader : null;
 }
 
-/* A history entry for a finished hand; banker and multiplier are the hand's own (from its view). */
-function historyEntry(ts, hand, result, view, frames) {
+/* The settlement shown between hands; banker and multiplier are the hand's own (from its view). */
+function settledHand(ts, hand, result, view) {
   return {
-    hand, result, frames,
+    hand, result,
     banker: view ? view.banker : ts.banker,
     multiplier: view ? view.multiplier : ts.multiplier,
     options: ts.options,
     finalLeader: finalLeader(view),
     seats: ts.seats.map((s) => ({ ...s })),
     scores: null,
-    mySeat: ts.mySeat,
   };
-}
-
-function addHistory(ts, entry) {
-  ts.history = ts.history.filter((e) => e.hand !== entry.hand);
-  ts.history.push(entry);
-  ts.history.sort((a, b) => a.hand - b.hand);
-  if (ts.history.length > HISTORY_LIMIT) ts.history.shift();
-}
-
-/* Entries made from missed events before the first snapshot lack the seats and options. */
-function completeHistory(ts) {
-  for (const entry of ts.history) {
-    if (!entry.seats.length) entry.seats = ts.seats.map((s) => ({ ...s }));
-    if (!entry.options || !Object.keys(entry.options).length) entry.options = ts.options;
-  }
 }
 
 export function applySnapshot(ts, msg) {
@@ -85,21 +70,18 @@ export function applySnapshot(ts, msg) {
   ts.isPublic = info.public;
   ts.turnSeconds = info.turn_seconds;
   ts.handsPlayed = info.hands_played;
-  completeHistory(ts);
   ts.closed = info.state === 'closed' ? ts.closed || '' : null;
   const view = msg.view;
-  if (view && view.over && view.result) {
-    const known = ts.history.find((e) => e.hand === info.hands_played);
-    const entry = known || historyEntry(ts, info.hands_played, view.result, view, null);
-    entry.scores = entry.scores || ts.scores.slice();
-    if (!known) addHistory(ts, entry);
-    if (ts.phase !== 'playing') ts.lastResult = entry;
+  if (view && view.over && view.result && ts.phase !== 'playing') {
+    const entry = settledHand(ts, info.hands_played, view.result, view);
+    entry.scores = ts.scores.slice();
+    ts.lastResult = entry;
   } else if (ts.phase === 'playing') {
     ts.lastResult = null;
   }
 }
 
-/* One event; me is the player's id ("p3"). */
+/* One event; me is the player's id ("p3"). Returns true when a hand finished. */
 export function applyEvent(ts, msg, me) {
   const ev = msg.event;
   ts.seq = msg.seq;
@@ -107,7 +89,6 @@ export function applyEvent(ts, msg, me) {
   ts.view = msg.view;
   ts.turn = turnFrom(msg.turn);
   ts.mySeat = seatOf(ts.seats, me);
-  const frame = { event: ev, view: msg.view, seats: ts.seats, turn: ts.turn };
   switch (ev.kind) {
     case 'hand_started':
       ts.phase = 'playing';
@@ -115,25 +96,18 @@ export function applyEvent(ts, msg, me) {
       ts.banker = ev.banker;
       ts.multiplier = ev.multiplier;
       ts.lastResult = null;
-      ts.frames = [frame];
       ts.ui.readySent = false;
       ts.ui.selected = new Set();
       break;
-    case 'action':
-      if (ts.frames) ts.frames.push(frame);
-      break;
     case 'hand_over': {
-      if (ts.frames) ts.frames.push(frame);
-      const entry = historyEntry(ts, ev.hand, ev.result, msg.view, ts.frames);
-      ts.frames = null;
+      const entry = settledHand(ts, ev.hand, ev.result, msg.view);
       ts.phase = 'between_hands';
       ts.scores = ts.scores.map((s, i) => s + ev.result.net[i]);
       entry.scores = ts.scores.slice();
       ts.banker = ev.result.next_banker;
       ts.multiplier = ev.result.next_multiplier;
       ts.lastResult = entry;
-      addHistory(ts, entry);
-      break;
+      return true;
     }
     case 'waiting':
       ts.phase = 'waiting';
@@ -148,24 +122,46 @@ export function applyEvent(ts, msg, me) {
     default:
       break;
   }
+  return false;
 }
 
-/* What a resuming connection missed: finished hands go to history (their scores and the rest
- * come right after with the snapshot). */
+/* What a resuming connection missed (its scores and the rest come right after with the
+ * snapshot). Returns true when a hand finished meanwhile. */
 export function applyMissed(ts, msg) {
-  let banker = ts.banker;
-  let multiplier = ts.multiplier;
-  if ((msg.events || []).length) ts.frames = null; /* a gap: the hand in play can no longer be stepped through whole */
-  for (const { event } of msg.events || []) {
-    if (event.kind === 'hand_started') {
-      banker = event.banker;
-      multiplier = event.multiplier;
-    }
-    if (event.kind === 'hand_over') {
-      const entry = historyEntry(ts, event.hand, event.result, null, null);
-      entry.banker = banker;
-      entry.multiplier = multiplier;
-      addHistory(ts, entry);
-    }
+  return (msg.events || []).some(({ event }) => event && event.kind === 'hand_over');
+}
+
+/* The most hands one `history` reply holds (PROTOCOL.md). */
+export const HISTORY_PAGE = 20;
+
+/* A page of `history` merged into what the table holds: the newest page (older false) or the
+ * page before the oldest hand held (older true). `more`: whether older hands may remain. */
+export function mergeHistory(ts, hands, older) {
+  const hist = ts.hist;
+  const newest = hist.hands.length ? hist.hands[0].hand : 0;
+  const lowest = hands.length ? Math.min(...hands.map((e) => e.hand)) : null;
+  if (!older && lowest !== null && lowest > newest + 1) {
+    /* more hands finished than a page holds since the last ask: drop the old ones, not leave a gap */
+    hist.hands = [];
+    hist.loaded = false;
   }
+  const byHand = new Map(hist.hands.map((e) => [e.hand, e]));
+  for (const e of hands) byHand.set(e.hand, e);
+  hist.hands = [...byHand.values()].sort((a, b) => b.hand - a.hand);
+  if (older || !hist.loaded) hist.more = hands.length >= HISTORY_PAGE;
+  hist.oldest = hist.hands.length ? hist.hands[hist.hands.length - 1].hand : null;
+  hist.loaded = true;
+}
+
+/* The table's totals after each held hand, when every hand from 1 up to it is held (their nets
+ * add up to the scores); hand number → [4 totals]. */
+export function runningTotals(hands) {
+  const totals = new Map();
+  const sum = [0, 0, 0, 0];
+  const ascending = [...hands].sort((a, b) => a.hand - b.hand);
+  for (let i = 0; i < ascending.length && ascending[i].hand === i + 1; i++) {
+    ascending[i].net.forEach((n, seat) => { sum[seat] += n; });
+    totals.set(ascending[i].hand, sum.slice());
+  }
+  return totals;
 }

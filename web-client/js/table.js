@@ -13,7 +13,7 @@ import { t, tn, lang } from './i18n.js';
 import { comboName, sortTiles, tilesKey } from './tiles.js';
 import { analyzeSelection, indicesOf } from './play.js';
 import { bestPlay, comboTypeName, playerName, renderSeat, renderSettlement, renderTrick, tileElement } from './board.js';
-import { renderHistory } from './history.js';
+import { loadHistory, renderHistory } from './history.js';
 
 /* The scene the board draws for the live table. */
 export function liveScene(ts, meId) {
@@ -96,12 +96,20 @@ function renderBar(ts, app) {
       h('button', { type: 'button', id: 'history-toggle', class: 'secondary', 'aria-expanded': ts.ui.showHistory ? 'true' : 'false',
         dataset: { focus: 'history-toggle' }, onclick: () => {
           ts.ui.showHistory = !ts.ui.showHistory;
+          if (ts.ui.showHistory) loadHistory(ts, app);
           app.rerender();
           if (ts.ui.showHistory) document.getElementById('history')?.scrollIntoView({ block: 'nearest' });
-        } }, `${t('table.history')} (${ts.history.length})`),
+        } }, historyLabel(ts)),
       h('button', { type: 'button', id: 'leave-table', class: 'secondary', dataset: { focus: 'leave-table' },
         onclick: () => app.leaveTable(ts.code) }, t('table.leave'))),
   ];
+}
+
+/* "History", with the number of hands held once the server has answered ("20+": more to ask). */
+function historyLabel(ts) {
+  const hist = ts.hist;
+  if (!hist.loaded) return t('table.history');
+  return `${t('table.history')} (${hist.hands.length}${hist.more ? '+' : ''})`;
 }
 
 /* --- the line above the board: spectating, closed, waiting for the host or start --- */
