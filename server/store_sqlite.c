@@ -14,6 +14,10 @@
  * case that a request fails after writing part of itself, the transaction is rolled back and the
  * batch runs again without it (run_pass).
  *
+ * Reads for players (a table's hand history) are requests like the others, in the same queue and
+ * transactions, so an answer reflects every write requested before it; their SQL, and that of
+ * recovery's actions, scores and nicknames, is in store_history.c.
+ *
  * The store thread keeps the state of open hands (table, last action number) in a small cache,
  * so an action is one INSERT; the cache is cleared whenever a transaction is rolled back.
  *
@@ -42,6 +46,7 @@
 
 #include "store.h"
 #include "store_db.h"
+#include "store_history.h"
 #include "store_ledger.h"
 #include "store_sqlite_error.h"
 
@@ -52,6 +57,9 @@
 #define FLUSH_AT 1024           /* held requests that go to the store thread without waiting for the loop */
 #define WAL_BACKGROUND_PAGES 2000   /* the checkpointer runs each time the WAL grows by this many pages */
 #define WAL_FOREGROUND_PAGES 16000  /* the store thread finishes a checkpoint itself from this size (~64 MiB) */
+#define TURN_SECONDS_MIN 1      /* a table's turn timer (store.h; the schema checks it too) */
+#define TURN_SECONDS_MAX 3600
+#define HISTORY_PAGE_MAX 100    /* hands in one answer of store_table_hands at most */
 
 /* ---- The statements ---- */
 
@@ -84,7 +92,6 @@ typedef enum stmt_id {
     SQL_TABLE_BANKER,
     SQL_OPEN_TABLES,
     SQL_UNFINISHED_HAND,
-    SQL_HAND_ACTIONS,
     SQL_COUNT
 } stmt_id;
 
@@ -112,11 +119,11 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?1",
     [SQL_PLAYER_EXISTS] = "SELECT 1 FROM players WHERE id = ?1",
     [SQL_TABLE_INSERT] = "INSERT INTO game_tables (game, options, host_player_id, code, is_public, seats, state, banker,"
-                         " multiplier, hands_played, created_at, updated_at)"
-                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+                         " multiplier, hands_played, created_at, updated_at, turn_seconds)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?13)",
     [SQL_TABLE_UPDATE] = "UPDATE game_tables SET game = ?1, options = ?2, host_player_id = ?3, code = ?4, is_public = ?5,"
-                         " seats = ?6, state = ?7, banker = ?8, multiplier = ?9, hands_played = ?10, updated_at = ?11"
-                         " WHERE id = ?12",
+                         " seats = ?6, state = ?7, banker = ?8, multiplier = ?9, hands_played = ?10, updated_at = ?11,"
+                         " turn_seconds = ?13 WHERE id = ?12",
     [SQL_HAND_OPEN_ON_TABLE] = "SELECT EXISTS (SELECT 1 FROM game_tables WHERE id = ?1),"
                                " (SELECT number FROM hands WHERE table_id = ?1 AND finished_at IS NULL LIMIT 1)",
     [SQL_HAND_INSERT] = "INSERT OR FAIL INTO hands (table_id, number, seed, deal, banker, multiplier, started_at)"
@@ -133,17 +140,17 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_TABLE_BANKER] = "UPDATE OR FAIL game_tables SET banker = ?2, multiplier = ?3, updated_at = ?4 WHERE id = ?1",
     /* A hand's start does not touch its table (one page less a hand): the count comes from both. */
     [SQL_OPEN_TABLES] = "SELECT id, game, options, host_player_id, code, is_public, seats, state, banker, multiplier,"
-                        " max(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0))"
-                        " FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
+                        " max(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0)),"
+                        " turn_seconds FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
     [SQL_UNFINISHED_HAND] = "SELECT id, number, seed, deal, banker, multiplier FROM hands"
                             " WHERE table_id = ?1 AND finished_at IS NULL ORDER BY number LIMIT 1",
-    [SQL_HAND_ACTIONS] = "SELECT seq, seat, action FROM hand_actions WHERE hand_id = ?1 ORDER BY seq",
 };
 
 /* ---- Requests ---- */
 
 typedef enum request_kind {
     REQ_PLAYER_SAVE,
+    REQ_GUEST_CREATE,     /* the token is made on the loop thread; the guest and its session in one visit */
     REQ_ACCOUNT_CREATE,   /* stage 0: hash on the pool; stage 1: insert */
     REQ_LOGIN,            /* stage 0: fetch the hash; stage 1: verify on the pool; stage 2: open the session */
     REQ_SESSION_LOOKUP,
@@ -152,6 +159,8 @@ typedef enum request_kind {
     REQ_HAND_BEGIN,
     REQ_ACTION_APPEND,
     REQ_HAND_FINISH,
+    REQ_TABLE_HANDS,      /* read-only, in turn with the writes */
+    REQ_HAND_GET,         /* read-only, in turn with the writes */
     REQ_RECOVER,          /* synchronous: the caller waits on sync_done */
     REQ_VERIFY,           /* on the pool only, with its own connection */
 } request_kind;
@@ -170,6 +179,8 @@ struct request {
         store_id_cb id;
         store_session_cb session;
         store_verify_cb verify;
+        store_hands_cb hands;
+        store_hand_cb hand;
     } cb;
     void *ctx;
     uv_work_t work;
@@ -188,6 +199,8 @@ struct request {
     store_ledger_entry *entries;
     int64_t seq;
     int seat;
+    int64_t number;                              /* history: the hand's number, or the page's bound */
+    int limit;                                   /* history: hands in a page at most */
     char *json_a;                                /* options, deal, action or last action */
     char *json_b;                                /* seats or result */
 
@@ -196,6 +209,10 @@ struct request {
     store_session session;
     store_ledger_check check;
     store_recovery *recovery;
+    store_hand_summary *summaries;               /* store_table_hands */
+    size_t n_summaries;
+    store_hand *found_hand;                      /* store_hand_get, with `summary` */
+    store_hand_summary summary;
 };
 
 struct store {
@@ -204,6 +221,7 @@ struct store {
     store_options options;
     sqlite3 *db;
     sqlite3_stmt *stmts[SQL_COUNT];
+    store_history *history;          /* store thread: the reads of hands, scores and nicknames */
     struct hand_slot *hands;         /* store thread: the open hands' cache */
     size_t hands_used;
 
@@ -245,6 +263,18 @@ static int64_t options_now_ms(const store_options *o)
     return o->clock_ms ? o->clock_ms(o->clock_ctx) : real_clock_ms();
 }
 
+/* Frees what a history request read (a pass of a batch that is run again reads it anew). */
+static void forget_history(request *r)
+{
+    store_history_summaries_free(r->summaries, r->n_summaries);
+    r->summaries = NULL;
+    r->n_summaries = 0;
+    store_history_hand_free(r->found_hand);
+    r->found_hand = NULL;
+    json_decref(r->summary.result);
+    memset(&r->summary, 0, sizeof r->summary);
+}
+
 static void request_free(request *r)
 {
     if (r->password) {
@@ -256,6 +286,7 @@ static void request_free(request *r)
     free(r->json_a);
     free(r->json_b);
     store_recovery_free(r->recovery);
+    forget_history(r);
     free(r);
 }
 
@@ -446,6 +477,17 @@ static store_status do_session_open(store *s, request *r)
     return STORE_OK;
 }
 
+/* A new guest and its session (the token was made with the request): if the session cannot be
+ * written, the guest's row goes with the rolled-back pass (run_pass). */
+static store_status do_guest_create(store *s, request *r)
+{
+    if (do_player_save(s, r) != STORE_OK)
+        return r->error.status;
+    r->session.player_id = r->result_id;
+    snprintf(r->session.nickname, sizeof r->session.nickname, "%s", r->name);
+    return do_session_open(s, r);
+}
+
 static store_status do_session_lookup(store *s, request *r)
 {
     sqlite3_stmt *stmt = prepare(s, r, SQL_SESSION_LOOKUP);
@@ -584,6 +626,7 @@ static store_status do_table_save(store *s, request *r)
     sqlite3_bind_int64(stmt, 9, t->multiplier);
     sqlite3_bind_int64(stmt, 10, t->hands_played);
     sqlite3_bind_int64(stmt, 11, options_now_ms(&s->options));
+    sqlite3_bind_int(stmt, 13, t->turn_seconds);
     if (!create)
         sqlite3_bind_int64(stmt, 12, t->id);
     int rc = step_reset(stmt);
@@ -876,40 +919,7 @@ static store_status read_table_row(request *r, sqlite3_stmt *stmt, store_table *
     t->banker = sqlite3_column_int(stmt, 8);
     t->multiplier = (uint32_t)sqlite3_column_int64(stmt, 9);
     t->hands_played = sqlite3_column_int64(stmt, 10);
-    return STORE_OK;
-}
-
-static store_status read_actions(store *s, request *r, store_hand *hand)
-{
-    sqlite3_stmt *stmt = prepare(s, r, SQL_HAND_ACTIONS);
-    if (stmt == NULL)
-        return r->error.status;
-    sqlite3_bind_int64(stmt, 1, hand->id);
-    size_t cap = 0;
-    int rc;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (hand->n_actions == cap) {
-            cap = cap ? cap * 2 : 32;
-            store_action *grown = realloc(hand->actions, cap * sizeof *grown);
-            if (grown == NULL) {
-                sqlite3_reset(stmt);
-                return request_fail(r, STORE_INTERNAL, "Out of memory while loading hand %" PRId64 ".", hand->id);
-            }
-            hand->actions = grown;
-        }
-        store_action *a = &hand->actions[hand->n_actions];
-        a->seq = sqlite3_column_int64(stmt, 0);
-        a->seat = sqlite3_column_int(stmt, 1);
-        a->action = parse_stored_json(r, sqlite3_column_text(stmt, 2), "an action of hand", hand->id);
-        if (a->action == NULL) {
-            sqlite3_reset(stmt);
-            return r->error.status;
-        }
-        hand->n_actions++;
-    }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
-        return sql_fail(s, r, rc, "loading a hand's actions");
+    t->turn_seconds = sqlite3_column_int(stmt, 11);
     return STORE_OK;
 }
 
@@ -941,7 +951,18 @@ static store_status read_unfinished_hand(store *s, request *r, int64_t table_id,
     sqlite3_reset(stmt);
     if (hand->deal == NULL)
         return r->error.status;
-    return read_actions(s, r, hand);
+    return store_history_actions(s->history, hand, &r->error);
+}
+
+/* What recovery adds to a table's row: its unfinished hand, running scores and seat nicknames. */
+static store_status recover_table_details(store *s, request *r, store_open_table *ot)
+{
+    if (read_unfinished_hand(s, r, ot->table.id, &ot->hand) != STORE_OK)
+        return r->error.status;
+    r->recovery->n_unfinished_hands += ot->hand != NULL;
+    if (store_history_scores(s->history, ot->table.id, ot->scores, &r->error) != STORE_OK)
+        return r->error.status;
+    return store_history_nicknames(s->history, ot->table.seats, &r->error);
 }
 
 static store_status do_recover(store *s, request *r)
@@ -966,7 +987,7 @@ static store_status do_recover(store *s, request *r)
             rec->tables = grown;
         }
         store_open_table *ot = &rec->tables[rec->n_tables];
-        ot->hand = NULL;
+        memset(ot, 0, sizeof *ot);
         store_status status = read_table_row(r, stmt, &ot->table);
         rec->n_tables++; /* counted even when half read, so that its options are freed */
         if (status != STORE_OK) {
@@ -979,12 +1000,26 @@ static store_status do_recover(store *s, request *r)
         return request_fail(r, STORE_INTERNAL, "Out of memory while recovering.");
     if (rc != SQLITE_DONE)
         return sql_fail(s, r, rc, "loading the open tables");
-    for (size_t i = 0; i < rec->n_tables; i++) {
-        if (read_unfinished_hand(s, r, rec->tables[i].table.id, &rec->tables[i].hand) != STORE_OK)
+    for (size_t i = 0; i < rec->n_tables; i++)
+        if (recover_table_details(s, r, &rec->tables[i]) != STORE_OK)
             return r->error.status;
-        rec->n_unfinished_hands += rec->tables[i].hand != NULL;
-    }
     return STORE_OK;
+}
+
+/* ---- A table's history (store thread) ---- */
+
+/* The reads run inside the batch's transaction, after the requests made before them: an answer
+ * reflects every write requested earlier. A pass that is run again reads afresh. */
+static store_status do_table_hands(store *s, request *r)
+{
+    forget_history(r);
+    return store_history_hands(s->history, r->id, r->number, r->limit, &r->summaries, &r->n_summaries, &r->error);
+}
+
+static store_status do_hand_get(store *s, request *r)
+{
+    forget_history(r);
+    return store_history_hand(s->history, r->id, r->number, &r->found_hand, &r->summary, &r->error);
 }
 
 /* ---- The batch: one transaction for everything queued (store thread) ---- */
@@ -993,6 +1028,8 @@ static bool request_writes(const request *r)
 {
     switch (r->kind) {
     case REQ_SESSION_LOOKUP:
+    case REQ_TABLE_HANDS:
+    case REQ_HAND_GET:
     case REQ_RECOVER:
         return false;
     case REQ_LOGIN:
@@ -1007,6 +1044,8 @@ static store_status run_request(store *s, request *r)
     switch (r->kind) {
     case REQ_PLAYER_SAVE:
         return do_player_save(s, r);
+    case REQ_GUEST_CREATE:
+        return do_guest_create(s, r);
     case REQ_ACCOUNT_CREATE:
         return do_account_insert(s, r);
     case REQ_LOGIN:
@@ -1023,6 +1062,10 @@ static store_status run_request(store *s, request *r)
         return do_action_append(s, r);
     case REQ_HAND_FINISH:
         return do_hand_finish(s, r);
+    case REQ_TABLE_HANDS:
+        return do_table_hands(s, r);
+    case REQ_HAND_GET:
+        return do_hand_get(s, r);
     case REQ_RECOVER:
         return do_recover(s, r);
     case REQ_VERIFY:
@@ -1233,6 +1276,8 @@ static void close_database(store *s)
         sqlite3_finalize(s->stmts[i]);
         s->stmts[i] = NULL;
     }
+    store_history_free(s->history);
+    s->history = NULL;
     sqlite3_close(s->db);
     s->db = NULL;
 }
@@ -1347,9 +1392,16 @@ static void deliver(request *r)
     case REQ_HAND_BEGIN:
         r->cb.id(r->ctx, &r->error, ok ? r->result_id : 0);
         break;
+    case REQ_GUEST_CREATE:
     case REQ_LOGIN:
     case REQ_SESSION_LOOKUP:
         r->cb.session(r->ctx, &r->error, ok ? &r->session : NULL);
+        break;
+    case REQ_TABLE_HANDS:
+        r->cb.hands(r->ctx, &r->error, ok ? r->summaries : NULL, ok ? r->n_summaries : 0);
+        break;
+    case REQ_HAND_GET:
+        r->cb.hand(r->ctx, &r->error, ok ? r->found_hand : NULL, ok ? &r->summary : NULL);
         break;
     case REQ_LOGOUT:
     case REQ_ACTION_APPEND:
@@ -1471,6 +1523,18 @@ static void hash_password(request *r)
         request_fail(r, STORE_INTERNAL, "Out of memory while hashing the password.");
 }
 
+/* A new session's token for the answer, and its hash, the only form in which it is stored. */
+static void make_session_token(request *r)
+{
+    unsigned char raw[TOKEN_BYTES];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2base64(r->session.token, sizeof r->session.token, raw, sizeof raw,
+                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    sodium_memzero(raw, sizeof raw);
+    crypto_generichash(r->token_hash, sizeof r->token_hash, (const unsigned char *)r->session.token,
+                       strlen(r->session.token), NULL, 0);
+}
+
 /* Verifies the password; for an unknown account, spends the same effort hashing it, so the answer
  * takes as long either way. On success makes the session token. */
 static void check_password(request *r)
@@ -1485,15 +1549,8 @@ static void check_password(request *r)
         (void)spent; /* only the time it took matters */
         r->verified = false;
     }
-    if (!r->verified)
-        return;
-    unsigned char raw[TOKEN_BYTES];
-    randombytes_buf(raw, sizeof raw);
-    sodium_bin2base64(r->session.token, sizeof r->session.token, raw, sizeof raw,
-                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-    sodium_memzero(raw, sizeof raw);
-    crypto_generichash(r->token_hash, sizeof r->token_hash, (const unsigned char *)r->session.token,
-                       strlen(r->session.token), NULL, 0);
+    if (r->verified)
+        make_session_token(r);
 }
 
 static void verify_in_pool(request *r)
@@ -1576,9 +1633,11 @@ store *store_open(uv_loop_t *loop, const char *path, const store_options *option
     s->options = o;
     s->hands = calloc(HAND_CACHE_SLOTS, sizeof *s->hands);
     s->db = s->hands ? store_db_open(path, &o, error) : NULL;
-    if (s->db == NULL) {
-        if (s->hands == NULL)
+    s->history = s->db ? store_history_new(s->db, s->path) : NULL;
+    if (s->history == NULL) {
+        if (s->hands == NULL || s->db != NULL)
             store_error_set(error, STORE_INTERNAL, "Out of memory opening the store.");
+        sqlite3_close(s->db);
         free(s->hands);
         free(s->path);
         free(s);
@@ -1664,6 +1723,22 @@ bool store_player_save(store *s, int64_t player_id, const char *nickname, store_
                      STORE_NAME_MAX);
     else
         snprintf(r->name, sizeof r->name, "%s", nickname);
+    return submit(r);
+}
+
+bool store_guest_create(store *s, const char *nickname, store_session_cb cb, void *ctx)
+{
+    request *r = request_new(s, REQ_GUEST_CREATE, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.session = cb;
+    if (!store_text_is_clean(nickname, STORE_NAME_MAX)) {
+        request_fail(r, STORE_INVALID, "A nickname is 1 to %d bytes of text without control characters.",
+                     STORE_NAME_MAX);
+        return submit(r);
+    }
+    snprintf(r->name, sizeof r->name, "%s", nickname);
+    make_session_token(r); /* a few microseconds: no need for the thread pool */
     return submit(r);
 }
 
@@ -1771,6 +1846,8 @@ static const char *table_problem(const store_table *t)
         return "A table's banker is a seat (or -1 before the first hand) and its multiplier is positive.";
     if (t->options != NULL && !json_is_object(t->options))
         return "A table's options are a JSON object.";
+    if (t->turn_seconds < TURN_SECONDS_MIN || t->turn_seconds > TURN_SECONDS_MAX)
+        return "A table's turn timer is 1 to 3600 seconds.";
     for (int i = 0; i < STORE_SEATS; i++)
         if (t->seats[i].player_id < 0 || (t->seats[i].bot && t->seats[i].player_id != 0))
             return "A seat holds a player or a bot, not both.";
@@ -1907,6 +1984,32 @@ bool store_recover(store *s, store_recovery **out, store_error *error)
     count_request(s, -1);
     request_free(r);
     return *out != NULL;
+}
+
+bool store_table_hands(store *s, int64_t table_id, int64_t before, int limit, store_hands_cb cb, void *ctx)
+{
+    request *r = request_new(s, REQ_TABLE_HANDS, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.hands = cb;
+    r->id = table_id;
+    r->number = before;
+    r->limit = limit;
+    if (limit < 1 || limit > HISTORY_PAGE_MAX || before < 0)
+        request_fail(r, STORE_INVALID, "A page of hands is 1 to %d hands, numbered below a bound of 0 or more.",
+                     HISTORY_PAGE_MAX);
+    return submit(r);
+}
+
+bool store_hand_get(store *s, int64_t table_id, int64_t number, store_hand_cb cb, void *ctx)
+{
+    request *r = request_new(s, REQ_HAND_GET, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.hand = cb;
+    r->id = table_id;
+    r->number = number;
+    return submit(r);
 }
 
 bool store_ledger_verify(store *s, store_verify_cb cb, void *ctx)

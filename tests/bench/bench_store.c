@@ -206,6 +206,7 @@ static bool setup_table(bench *b, bench_table *t, int index)
         row.seats[s].player_id = t->players[s];
     row.seats[GAME_SEATS - 1].bot = true;
     row.multiplier = 2;
+    row.turn_seconds = 30;
     id_answer a = {0};
     store_table_save(b->st, &row, on_id, &a);
     return (t->id = wait_id(b, &a, "creating a table")) != 0;

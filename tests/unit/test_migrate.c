@@ -1,7 +1,8 @@
 /*
  * migrate — numbered steps bring a database up to date one transaction at a time, PRAGMA
  * user_version says where it is, and a database newer than the binary is refused untouched.
- * The upgrade cases use a test-only step set (a notes table, then a column added to it).
+ * The upgrade cases use a test-only step set (a notes table, then a column added to it), and the
+ * real one: a database left at 0001 upgraded by the built-in steps.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -183,6 +184,80 @@ START_TEST(test_store_open_refuses_a_database_newer_than_the_binary)
 }
 END_TEST
 
+/* A database written by a teahouse that knew only 0001: its rows stay, and its tables get the
+ * default turn timer of 30 seconds, which the schema then keeps within 1 to 3600. */
+START_TEST(test_upgrade_from_0001_keeps_the_rows_and_gives_tables_a_30_second_turn_timer)
+{
+    size_t count = 0;
+    const migrate_step *steps = migrate_builtin(&count);
+    ck_assert_uint_ge(count, 2);
+    ck_assert_str_eq(steps[1].name, "table_turn_seconds");
+    store_error error;
+    ck_assert_int_eq(migrate_apply(db, steps, 1, NULL, NULL, &error), STORE_OK);
+    db_exec(db, "INSERT INTO players (id, kind, nickname, created_at, last_seen_at) VALUES (7, 'guest', 'Lan', 1, 1);"
+                "INSERT INTO game_tables (id, game, options, host_player_id, code, is_public, seats, state, banker,"
+                " multiplier, hands_played, created_at, updated_at) VALUES"
+                " (3, 'tiengow', '{}', 7, 'OLD1', 1, '[7,\"bot\",null,null]', 'playing', 2, 4, 9, 1, 1),"
+                " (4, 'tiengow', '{}', NULL, 'OLD2', 0, '[null,null,null,null]', 'closed', 0, 2, 0, 1, 1);"
+                "INSERT INTO hands (id, table_id, number, seed, deal, banker, multiplier, started_at)"
+                " VALUES (11, 3, 9, 42, '[]', 2, 4, 5);");
+
+    int from = -1, to = -1;
+    ck_assert_int_eq(migrate_apply(db, steps, count, &from, &to, &error), STORE_OK);
+    ck_assert_int_eq(from, 1);
+    ck_assert_int_eq(to, (int)count);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM game_tables"), 2);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM game_tables WHERE turn_seconds = 30"), 2);
+    ck_assert_int_eq(db_int(db, "SELECT banker * 100 + multiplier FROM game_tables WHERE code = 'OLD1'"), 204);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM players WHERE nickname = 'Lan'"), 1);
+    ck_assert_int_eq(db_int(db, "SELECT seed FROM hands WHERE id = 11"), 42);
+
+    /* The range is the schema's too: out of it is refused, its ends are taken. */
+    ck_assert_int_ne(sqlite3_exec(db, "UPDATE game_tables SET turn_seconds = 0 WHERE id = 3", NULL, NULL, NULL),
+                     SQLITE_OK);
+    ck_assert_int_ne(sqlite3_exec(db, "UPDATE game_tables SET turn_seconds = 3601 WHERE id = 3", NULL, NULL, NULL),
+                     SQLITE_OK);
+    db_exec(db, "UPDATE game_tables SET turn_seconds = 3600 WHERE id = 3; UPDATE game_tables SET turn_seconds = 1"
+                " WHERE id = 4;");
+    ck_assert_int_eq(db_int(db, "SELECT sum(turn_seconds) FROM game_tables"), 3601);
+}
+END_TEST
+
+/* The same upgrade through the store: it migrates the old file on opening and recovers the open
+ * table, timer and all. */
+START_TEST(test_store_open_upgrades_a_0001_database_and_recovers_its_tables)
+{
+    size_t count = 0;
+    const migrate_step *steps = migrate_builtin(&count);
+    store_error error;
+    ck_assert_int_eq(migrate_apply(db, steps, 1, NULL, NULL, &error), STORE_OK);
+    db_exec(db, "INSERT INTO players (id, kind, nickname, created_at, last_seen_at) VALUES (7, 'guest', 'Lan', 1, 1);"
+                "INSERT INTO game_tables (id, game, options, host_player_id, code, is_public, seats, state, banker,"
+                " multiplier, hands_played, created_at, updated_at) VALUES"
+                " (3, 'tiengow', '{}', 7, 'OLD1', 1, '[7,\"bot\",null,null]', 'playing', 2, 4, 9, 1, 1);");
+
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    store *s = store_open(&loop, dir.db, NULL, &error);
+    ck_assert_msg(s != NULL, "%s", error.message);
+    store_recovery *r = NULL;
+    ck_assert_msg(store_recover(s, &r, &error), "%s", error.message);
+    ck_assert_uint_eq(r->n_tables, 1);
+    const store_table *t = &r->tables[0].table;
+    ck_assert_int_eq(t->id, 3);
+    ck_assert_str_eq(t->code, "OLD1");
+    ck_assert_int_eq(t->turn_seconds, 30);
+    ck_assert_int_eq(t->hands_played, 9);
+    ck_assert_str_eq(t->seats[0].nickname, "Lan");
+    ck_assert(t->seats[1].bot);
+    store_recovery_free(r);
+    store_close(s);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    ck_assert_int_eq(migrate_version(db), (int)count);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("migrate");
@@ -197,6 +272,8 @@ int main(void)
     tcase_add_test(tc, test_step_set_with_a_gap_is_refused_before_anything_runs);
     tcase_add_test(tc, test_store_open_migrates_a_new_file);
     tcase_add_test(tc, test_store_open_refuses_a_database_newer_than_the_binary);
+    tcase_add_test(tc, test_upgrade_from_0001_keeps_the_rows_and_gives_tables_a_30_second_turn_timer);
+    tcase_add_test(tc, test_store_open_upgrades_a_0001_database_and_recovers_its_tables);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,8 +1,10 @@
 /*
  * store — the SQLite store through its public interface (store.h), checked against what is on
- * disk through a connection of the test's own: players, accounts and passwords, sessions, tables,
- * hands and their actions for recovery, the ledger (zero-sum, balances, hash chain, tampering),
- * the all-or-nothing end of a hand, and bad conditions (locked, read-only, corrupt, full).
+ * disk through a connection of the test's own: players, accounts and passwords, sessions of
+ * accounts and of guests, tables and their turn timers, hands and their actions for recovery (with
+ * seat nicknames and running scores), a table's hand history, the ledger (zero-sum, balances, hash
+ * chain, tampering), the all-or-nothing end of a hand, and bad conditions (locked, read-only,
+ * corrupt, full).
  *
  * Expected figures come from the rules of the store (store.h), worked by hand in each test.
  */
@@ -187,6 +189,7 @@ static store_table table_template(const char *code)
     snprintf(t.state, sizeof t.state, "waiting");
     t.banker = 0;
     t.multiplier = 2;
+    t.turn_seconds = 30;
     return t;
 }
 
@@ -206,16 +209,21 @@ static int64_t new_table(const char *code)
     return a.id;
 }
 
-static answer begin_hand(int64_t table_id, int64_t number, uint64_t seed)
+static answer begin_hand_as(int64_t table_id, int64_t number, uint64_t seed, int banker, uint32_t multiplier)
 {
     json_t *deal = json_loads("[[1,2],[3,4],[5,6],[7,8]]", 0, NULL);
-    store_hand_start h = {.table_id = table_id, .number = number, .seed = seed, .deal = deal, .banker = 1,
-                          .multiplier = 2};
+    store_hand_start h = {.table_id = table_id, .number = number, .seed = seed, .deal = deal, .banker = banker,
+                          .multiplier = multiplier};
     answer a = {0};
     ck_assert(store_hand_begin(st, &h, on_id, &a));
     json_decref(deal);
     wait_for(&a);
     return a;
+}
+
+static answer begin_hand(int64_t table_id, int64_t number, uint64_t seed)
+{
+    return begin_hand_as(table_id, number, seed, 1, 2);
 }
 
 static int64_t new_hand(int64_t table_id, int64_t number)
@@ -1272,6 +1280,642 @@ START_TEST(test_a_full_disk_fails_cleanly_and_loses_nothing)
 }
 END_TEST
 
+/* ---- Guest sessions ---- */
+
+static answer guest_session(const char *nickname)
+{
+    answer a = {0};
+    ck_assert(store_guest_create(st, nickname, on_session, &a));
+    wait_for(&a);
+    return a;
+}
+
+static answer logout(const char *token)
+{
+    answer a = {0};
+    ck_assert(store_logout(st, token, on_done, &a));
+    wait_for(&a);
+    return a;
+}
+
+START_TEST(test_a_new_guest_gets_a_session_that_lookup_finds_and_logout_ends)
+{
+    answer a = guest_session("Ah Wing");
+    expect_ok(&a);
+    ck_assert(a.has_session);
+    ck_assert_int_gt(a.session.player_id, 0);
+    ck_assert_str_eq(a.session.nickname, "Ah Wing");
+    ck_assert_str_eq(a.session.account_name, "");
+    ck_assert(!a.session.is_admin);
+    ck_assert_int_eq(a.session.expires_at_ms, T0_MS + 3600 * 1000);
+    ck_assert_uint_eq(strlen(a.session.token), 43); /* 32 random bytes in unpadded base64, as a login's */
+
+    /* On disk: one guest, and its session keyed by BLAKE2b-256 of the token. */
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM players WHERE id = %" PRId64 " AND kind = 'guest'"
+             " AND nickname = 'Ah Wing' AND account_name IS NULL", a.session.player_id);
+    ck_assert_int_eq(on_disk(sql), 1);
+    unsigned char expected[32];
+    crypto_generichash(expected, sizeof expected, (const unsigned char *)a.session.token, 43, NULL, 0);
+    sqlite3 *db = db_open(dir.db);
+    sqlite3_stmt *stmt = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT token_hash, player_id FROM sessions", -1, &stmt, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_bytes(stmt, 0), 32);
+    ck_assert_int_eq(memcmp(sqlite3_column_blob(stmt, 0), expected, 32), 0);
+    ck_assert_int_eq(sqlite3_column_int64(stmt, 1), a.session.player_id);
+    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_DONE);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+
+    answer found = lookup(a.session.token);
+    expect_ok(&found);
+    ck_assert_int_eq(found.session.player_id, a.session.player_id);
+    ck_assert_str_eq(found.session.nickname, "Ah Wing");
+    ck_assert_str_eq(found.session.account_name, "");
+    ck_assert(!found.session.is_admin);
+    ck_assert_int_eq(found.session.expires_at_ms, T0_MS + 3600 * 1000);
+    ck_assert_str_eq(found.session.token, "");
+
+    /* A second guest is another player with another token. */
+    answer other = guest_session("Ah Wing");
+    expect_ok(&other);
+    ck_assert_int_ne(other.session.player_id, a.session.player_id);
+    ck_assert_str_ne(other.session.token, a.session.token);
+
+    ok(logout(a.session.token));
+    ck_assert_int_eq(lookup(a.session.token).error.status, STORE_NOT_FOUND);
+    ok(lookup(other.session.token));
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM sessions"), 1);
+}
+END_TEST
+
+START_TEST(test_a_guest_with_a_bad_nickname_is_refused_and_nothing_is_written)
+{
+    answer empty = guest_session("");
+    ck_assert_int_eq(empty.error.status, STORE_INVALID);
+    ck_assert(!empty.has_session);
+    answer broken = guest_session("two\nlines");
+    ck_assert_int_eq(broken.error.status, STORE_INVALID);
+    char long_name[STORE_NAME_MAX + 2];
+    memset(long_name, 'x', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    ck_assert_int_eq(guest_session(long_name).error.status, STORE_INVALID);
+    long_name[STORE_NAME_MAX] = '\0'; /* exactly the longest allowed */
+    ok(guest_session(long_name));
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players"), 1);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM sessions"), 1);
+}
+END_TEST
+
+START_TEST(test_a_guest_and_its_session_are_written_together_or_not_at_all)
+{
+    on_disk_exec("CREATE TRIGGER inject_failure BEFORE INSERT ON sessions"
+                 " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;");
+    answer failed = guest_session("Ah Wing");
+    ck_assert_int_ne(failed.error.status, STORE_OK);
+    ck_assert(!failed.has_session);
+    ck_assert_ptr_nonnull(strstr(failed.error.message, "injected failure"));
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players"), 0); /* no guest without its session */
+    on_disk_exec("DROP TRIGGER inject_failure");
+    ok(guest_session("Ah Wing"));
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players"), 1);
+}
+END_TEST
+
+START_TEST(test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account)
+{
+    answer a = guest_session("Ah Wing");
+    expect_ok(&a);
+    char token[STORE_TOKEN_SIZE];
+    snprintf(token, sizeof token, "%s", a.session.token);
+
+    close_store();
+    store_options o = test_options();
+    st = open_store(&o);
+    answer resumed = lookup(token);
+    expect_ok(&resumed);
+    ck_assert_int_eq(resumed.session.player_id, a.session.player_id);
+
+    answer upgraded = account("Wing", "jade dragon", a.session.player_id);
+    expect_ok(&upgraded);
+    ck_assert_int_eq(upgraded.id, a.session.player_id);
+    answer after = lookup(token);
+    expect_ok(&after);
+    ck_assert_int_eq(after.session.player_id, a.session.player_id);
+    ck_assert_str_eq(after.session.account_name, "Wing");
+    ck_assert_str_eq(after.session.nickname, "Ah Wing"); /* the guest's nickname is kept */
+    ck_assert(!after.session.is_admin);
+    ck_assert_int_eq(after.session.expires_at_ms, T0_MS + 3600 * 1000);
+
+    /* The account's password works too, and the guest's token still ends its own session. */
+    answer logged = login("wing", "jade dragon");
+    expect_ok(&logged);
+    ck_assert_int_eq(logged.session.player_id, a.session.player_id);
+    ok(logout(token));
+    ck_assert_int_eq(lookup(token).error.status, STORE_NOT_FOUND);
+    ok(lookup(logged.session.token));
+}
+END_TEST
+
+START_TEST(test_a_guest_session_expires_like_a_login)
+{
+    answer a = guest_session("Ah Wing");
+    expect_ok(&a);
+    atomic_store(&fake_now_ms, T0_MS + 3600 * 1000 - 1);
+    ok(lookup(a.session.token));
+    atomic_store(&fake_now_ms, T0_MS + 3600 * 1000);
+    ck_assert_int_eq(lookup(a.session.token).error.status, STORE_NOT_FOUND);
+}
+END_TEST
+
+/* ---- A table's turn timer ---- */
+
+START_TEST(test_a_tables_turn_timer_is_saved_and_recovered)
+{
+    store_table t = table_template("TURN");
+    t.turn_seconds = 45;
+    answer created = save_table(&t);
+    expect_ok(&created);
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT turn_seconds FROM game_tables WHERE id = %" PRId64, created.id);
+    ck_assert_int_eq(on_disk(sql), 45);
+
+    store_recovery *r = recover();
+    ck_assert_uint_eq(r->n_tables, 1);
+    ck_assert_int_eq(r->tables[0].table.turn_seconds, 45);
+    store_recovery_free(r);
+
+    /* Both ends of the range are accepted, on update as on creation. */
+    t.id = created.id;
+    t.turn_seconds = 3600;
+    ok(save_table(&t));
+    ck_assert_int_eq(on_disk(sql), 3600);
+    t.turn_seconds = 1;
+    ok(save_table(&t));
+    r = recover();
+    ck_assert_int_eq(r->tables[0].table.turn_seconds, 1);
+    store_recovery_free(r);
+}
+END_TEST
+
+START_TEST(test_a_turn_timer_outside_one_to_3600_seconds_is_refused)
+{
+    store_table t = table_template("TIME");
+    const int bad[] = {0, -1, 3601, 100000};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        t.turn_seconds = bad[i];
+        answer a = save_table(&t);
+        ck_assert_msg(a.error.status == STORE_INVALID, "turn_seconds %d: %s", bad[i],
+                      store_status_name(a.error.status));
+        ck_assert_ptr_nonnull(strstr(a.error.message, "turn timer"));
+    }
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM game_tables"), 0);
+
+    /* An update out of range leaves the table as it was. */
+    t.turn_seconds = 20;
+    answer created = save_table(&t);
+    expect_ok(&created);
+    t.id = created.id;
+    t.turn_seconds = 0;
+    ck_assert_int_eq(save_table(&t).error.status, STORE_INVALID);
+    ck_assert_int_eq(on_disk("SELECT turn_seconds FROM game_tables"), 20);
+}
+END_TEST
+
+/* ---- Recovery: seat nicknames and running scores ---- */
+
+/* Finishes a hand with the given rows and a result naming the hand's number. */
+static answer finish_numbered(int64_t hand_id, int64_t number, const store_ledger_entry *entries, size_t n)
+{
+    json_t *result = json_pack("{s:I}", "hand", (json_int_t)number);
+    store_hand_end e = {.hand_id = hand_id, .result = result, .entries = entries, .n_entries = n,
+                        .next_banker = 0, .next_multiplier = 2};
+    answer a = {0};
+    ck_assert(store_hand_finish(st, &e, on_done, &a));
+    json_decref(result);
+    wait_for(&a);
+    return a;
+}
+
+START_TEST(test_recovery_gives_seat_nicknames_and_each_seats_running_score)
+{
+    int64_t a = guest("A"), b = guest("B"), c = guest("C");
+    store_table t = table_template("SCOR");
+    t.seats[0].player_id = a;
+    t.seats[1].player_id = b;
+    t.seats[2].player_id = c;
+    t.seats[3].bot = true;
+    answer saved = save_table(&t);
+    expect_ok(&saved);
+    const int64_t table = saved.id;
+    store_table t2 = table_template("OTHR");
+    t2.seats[0].player_id = a;
+    t2.seats[1].bot = true;
+    answer saved2 = save_table(&t2);
+    expect_ok(&saved2);
+    const int64_t other = saved2.id;
+    int64_t empty = new_table("EMPT");
+
+    /* Hand 1: A wins 6, 2 from each. Hand 2: B wins 4 from A; then a bonus, the bot's seat
+     * collecting 1 from each of the three. Hand 3 is unfinished. */
+    const store_ledger_entry r1[] = {entry(a, 0, 6, "settle"), entry(b, 1, -2, "settle"), entry(c, 2, -2, "settle"),
+                                     entry(0, 3, -2, "settle")};
+    const store_ledger_entry r2[] = {entry(b, 1, 4, "settle"),  entry(a, 0, -4, "settle"), entry(0, 3, 3, "he_zun"),
+                                     entry(a, 0, -1, "he_zun"), entry(b, 1, -1, "he_zun"), entry(c, 2, -1, "he_zun")};
+    ok(finish_numbered(new_hand(table, 1), 1, r1, 4));
+    /* Another table's hand, between the two: its rows must not count for the first table. */
+    const store_ledger_entry r3[] = {entry(a, 0, 10, "settle"), entry(0, 1, -10, "settle")};
+    ok(finish_numbered(new_hand(other, 1), 1, r3, 2));
+    ok(finish_numbered(new_hand(table, 2), 2, r2, 6));
+    new_hand(table, 3);
+
+    /* Nicknames are the players' current ones. */
+    answer renamed = {0};
+    ck_assert(store_player_save(st, b, "Bee", on_id, &renamed));
+    wait_for(&renamed);
+    expect_ok(&renamed);
+
+    store_recovery *r = recover();
+    ck_assert_uint_eq(r->n_tables, 3);
+    const store_open_table *ot = &r->tables[0];
+    ck_assert_int_eq(ot->table.id, table);
+    /* By hand: A 6 - 4 - 1 = 1; B -2 + 4 - 1 = 1; C -2 - 1 = -3; the bot -2 + 3 = 1. */
+    ck_assert_int_eq(ot->scores[0], 1);
+    ck_assert_int_eq(ot->scores[1], 1);
+    ck_assert_int_eq(ot->scores[2], -3);
+    ck_assert_int_eq(ot->scores[3], 1);
+    ck_assert_str_eq(ot->table.seats[0].nickname, "A");
+    ck_assert_str_eq(ot->table.seats[1].nickname, "Bee");
+    ck_assert_str_eq(ot->table.seats[2].nickname, "C");
+    ck_assert_str_eq(ot->table.seats[3].nickname, "");
+    ck_assert_ptr_nonnull(ot->hand);
+    ck_assert_int_eq(ot->hand->number, 3);
+
+    const store_open_table *ot2 = &r->tables[1];
+    ck_assert_int_eq(ot2->table.id, other);
+    ck_assert_int_eq(ot2->scores[0], 10);
+    ck_assert_int_eq(ot2->scores[1], -10);
+    ck_assert_int_eq(ot2->scores[2], 0);
+    ck_assert_int_eq(ot2->scores[3], 0);
+    ck_assert_str_eq(ot2->table.seats[0].nickname, "A");
+    ck_assert_str_eq(ot2->table.seats[1].nickname, "");
+    ck_assert_str_eq(ot2->table.seats[2].nickname, "");
+
+    const store_open_table *ot3 = &r->tables[2];
+    ck_assert_int_eq(ot3->table.id, empty);
+    for (int seat = 0; seat < STORE_SEATS; seat++) {
+        ck_assert_int_eq(ot3->scores[seat], 0);
+        ck_assert_str_eq(ot3->table.seats[seat].nickname, "");
+    }
+    store_recovery_free(r);
+}
+END_TEST
+
+/* ---- A table's history ---- */
+
+typedef struct summary_copy {
+    store_hand_summary s;   /* result NULL: see result_text */
+    bool has_result;
+    char result_text[128];
+} summary_copy;
+
+typedef struct history_answer {
+    bool called;
+    store_error error;
+    bool has_hands;
+    size_t n;
+    summary_copy hands[100];
+    bool has_hand;
+    store_hand hand;        /* deal and actions NULL: see below */
+    char deal_text[128];
+    size_t n_actions;
+    store_action actions[40];  /* action NULL: see action_text */
+    char action_text[40][64];
+} history_answer;
+
+/* The store frees what it passed once the callback returns: keep copies (JSON as text). */
+static void copy_summary(summary_copy *out, const store_hand_summary *s)
+{
+    out->s = *s;
+    out->s.result = NULL;
+    out->has_result = s->result != NULL;
+    char *text = s->result ? json_dumps(s->result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    snprintf(out->result_text, sizeof out->result_text, "%s", text ? text : "");
+    free(text);
+}
+
+static void on_hands(void *ctx, const store_error *error, const store_hand_summary *hands, size_t n)
+{
+    history_answer *a = ctx;
+    a->called = true;
+    a->error = *error;
+    a->has_hands = hands != NULL;
+    a->n = n;
+    for (size_t i = 0; i < n && i < 100; i++)
+        copy_summary(&a->hands[i], &hands[i]);
+}
+
+static void on_hand(void *ctx, const store_error *error, const store_hand *hand, const store_hand_summary *summary)
+{
+    history_answer *a = ctx;
+    a->called = true;
+    a->error = *error;
+    a->has_hand = hand != NULL;
+    a->n = summary != NULL;
+    if (summary)
+        copy_summary(&a->hands[0], summary);
+    if (hand == NULL)
+        return;
+    a->hand = *hand;
+    a->hand.deal = NULL;
+    a->hand.actions = NULL;
+    char *deal = json_dumps(hand->deal, JSON_COMPACT);
+    snprintf(a->deal_text, sizeof a->deal_text, "%s", deal ? deal : "");
+    free(deal);
+    a->n_actions = hand->n_actions;
+    for (size_t i = 0; i < hand->n_actions && i < 40; i++) {
+        a->actions[i] = hand->actions[i];
+        a->actions[i].action = NULL;
+        char *text = json_dumps(hand->actions[i].action, JSON_COMPACT);
+        snprintf(a->action_text[i], sizeof a->action_text[i], "%s", text ? text : "");
+        free(text);
+    }
+}
+
+static history_answer *table_hands(int64_t table_id, int64_t before, int limit)
+{
+    static history_answer a;
+    memset(&a, 0, sizeof a);
+    ck_assert(store_table_hands(st, table_id, before, limit, on_hands, &a));
+    ck_assert(!a.called); /* never answered from inside the request */
+    while (!a.called)
+        uv_run(&loop, UV_RUN_ONCE);
+    return &a;
+}
+
+static history_answer *hand_get(int64_t table_id, int64_t number)
+{
+    static history_answer a;
+    memset(&a, 0, sizeof a);
+    ck_assert(store_hand_get(st, table_id, number, on_hand, &a));
+    while (!a.called)
+        uv_run(&loop, UV_RUN_ONCE);
+    return &a;
+}
+
+/* The numbers of the hands answered, as "5,4,3". */
+static const char *numbers_of(const history_answer *a)
+{
+    static char text[512];
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t i = 0; i < a->n; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%" PRId64, i ? "," : "", a->hands[i].s.number);
+    return text;
+}
+
+typedef struct history_fixture {
+    int64_t players[3];
+    int64_t table, other;
+    int64_t hand_ids[7];  /* of `table`, by number */
+} history_fixture;
+
+/* Table `table` plays hands 1 to 5 to the end and leaves hand 6 unfinished; hand k starts at
+ * T0 + k s and ends half a second later, its banker is seat k % 4, its multiplier k, seat k % 4
+ * wins 3 and the others pay 1 (seat 3 is a bot). Table `other` plays hands 1 to 3 in between. */
+static history_fixture play_history(void)
+{
+    history_fixture f = {.players = {guest("East"), guest("South"), guest("West")}};
+    f.table = new_table("HIST");
+    f.other = new_table("ELSE");
+    for (int64_t k = 1; k <= 6; k++) {
+        atomic_store(&fake_now_ms, T0_MS + k * 1000);
+        answer begun = begin_hand_as(f.table, k, 7000 + (uint64_t)k, (int)(k % 4), (uint32_t)k);
+        expect_ok(&begun);
+        f.hand_ids[k] = begun.id;
+        if (k <= 3) {
+            const store_ledger_entry rows[] = {entry(f.players[0], 0, 5, "settle"), entry(0, 1, -5, "settle")};
+            ok(finish_numbered(new_hand(f.other, k), 100 + k, rows, 2));
+        }
+        if (k == 6)
+            break;
+        store_ledger_entry rows[4];
+        for (int seat = 0; seat < 4; seat++)
+            rows[seat] = entry(seat < 3 ? f.players[seat] : 0, seat, seat == k % 4 ? 3 : -1, "settle");
+        atomic_store(&fake_now_ms, T0_MS + k * 1000 + 500);
+        ok(finish_numbered(f.hand_ids[k], k, rows, 4));
+    }
+    return f;
+}
+
+START_TEST(test_a_tables_history_pages_newest_first_without_unfinished_hands)
+{
+    history_fixture f = play_history();
+
+    history_answer *a = table_hands(f.table, 0, 2);
+    ck_assert_msg(a->error.status == STORE_OK, "%s", a->error.message);
+    ck_assert(a->has_hands);
+    ck_assert_str_eq(numbers_of(a), "5,4"); /* hand 6 is not finished */
+    a = table_hands(f.table, 4, 2);
+    ck_assert_int_eq(a->error.status, STORE_OK);
+    ck_assert_str_eq(numbers_of(a), "3,2");
+    a = table_hands(f.table, 2, 2);
+    ck_assert_str_eq(numbers_of(a), "1");
+    a = table_hands(f.table, 1, 2);
+    ck_assert_int_eq(a->error.status, STORE_OK);
+    ck_assert_uint_eq(a->n, 0);
+    a = table_hands(f.table, 7, 100);
+    ck_assert_str_eq(numbers_of(a), "5,4,3,2,1");
+    a = table_hands(f.table, 0, 100);
+    ck_assert_str_eq(numbers_of(a), "5,4,3,2,1");
+
+    /* Only this table's hands, with their own ids. */
+    for (size_t i = 0; i < a->n; i++)
+        ck_assert_int_eq(a->hands[i].s.id, f.hand_ids[a->hands[i].s.number]);
+    a = table_hands(f.other, 0, 100);
+    ck_assert_str_eq(numbers_of(a), "3,2,1");
+}
+END_TEST
+
+START_TEST(test_a_hand_summary_has_its_start_players_units_and_result)
+{
+    history_fixture f = play_history();
+    answer renamed = {0};
+    ck_assert(store_player_save(st, f.players[1], "Southwind", on_id, &renamed));
+    wait_for(&renamed);
+    expect_ok(&renamed);
+
+    history_answer *a = table_hands(f.table, 0, 5);
+    ck_assert_uint_eq(a->n, 5);
+    for (size_t i = 0; i < a->n; i++) {
+        const store_hand_summary *s = &a->hands[i].s;
+        const int64_t k = 5 - (int64_t)i;
+        ck_assert_int_eq(s->number, k);
+        ck_assert_int_eq(s->banker, (int)(k % 4));
+        ck_assert_uint_eq(s->multiplier, (uint32_t)k);
+        ck_assert_int_eq(s->started_at_ms, T0_MS + k * 1000);
+        ck_assert_int_eq(s->finished_at_ms, T0_MS + k * 1000 + 500);
+        ck_assert_int_eq(s->player_ids[0], f.players[0]);
+        ck_assert_int_eq(s->player_ids[1], f.players[1]);
+        ck_assert_int_eq(s->player_ids[2], f.players[2]);
+        ck_assert_int_eq(s->player_ids[3], 0);
+        ck_assert_str_eq(s->nicknames[0], "East");
+        ck_assert_str_eq(s->nicknames[1], "Southwind"); /* the current nickname */
+        ck_assert_str_eq(s->nicknames[2], "West");
+        ck_assert_str_eq(s->nicknames[3], "");
+        for (int seat = 0; seat < 4; seat++)
+            ck_assert_int_eq(s->units[seat], seat == k % 4 ? 3 : -1);
+        ck_assert(a->hands[i].has_result);
+        char expected[32];
+        snprintf(expected, sizeof expected, "{\"hand\":%" PRId64 "}", k);
+        ck_assert_str_eq(a->hands[i].result_text, expected);
+    }
+}
+END_TEST
+
+START_TEST(test_a_page_of_hands_is_one_to_a_hundred_and_an_unknown_table_has_none)
+{
+    history_fixture f = play_history();
+    const int bad[] = {0, -1, 101};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        history_answer *a = table_hands(f.table, 0, bad[i]);
+        ck_assert_msg(a->error.status == STORE_INVALID, "limit %d", bad[i]);
+        ck_assert(!a->has_hands);
+        ck_assert_uint_eq(a->n, 0);
+    }
+    ck_assert_int_eq(table_hands(f.table, -1, 10)->error.status, STORE_INVALID);
+    history_answer *one = table_hands(f.table, 0, 1);
+    ck_assert_str_eq(numbers_of(one), "5");
+
+    history_answer *unknown = table_hands(f.table + 100, 0, 10);
+    ck_assert_int_eq(unknown->error.status, STORE_OK);
+    ck_assert_uint_eq(unknown->n, 0);
+    ck_assert_int_eq(table_hands(0, 0, 10)->error.status, STORE_OK);
+    ck_assert_uint_eq(table_hands(0, 0, 10)->n, 0);
+}
+END_TEST
+
+START_TEST(test_a_finished_hand_comes_back_with_its_actions_in_order)
+{
+    int64_t a = guest("A"), b = guest("B");
+    int64_t table = new_table("REPL");
+    answer begun = begin_hand_as(table, 1, UINT64_C(0x8000000000000123), 2, 4); /* top bit set */
+    expect_ok(&begun);
+    int acked = 0;
+    for (int64_t seq = 1; seq <= 20; seq++) { /* requested back to back: likely one batch */
+        json_t *action = json_pack("{s:[I]}", "play", (json_int_t)(seq * 3));
+        ck_assert(store_action_append(st, begun.id, seq, (int)(seq % 4), action, on_append_count, &acked));
+        json_decref(action);
+    }
+    while (acked < 20)
+        uv_run(&loop, UV_RUN_ONCE);
+    const store_ledger_entry rows[] = {entry(a, 0, 8, "settle"), entry(b, 1, -8, "settle")};
+    ok(finish(begun.id, 21, rows, 2, 0, 2)); /* action 21 ends it, by seat (21 + 3) % 4 = 0 */
+
+    history_answer *h = hand_get(table, 1);
+    ck_assert_msg(h->error.status == STORE_OK, "%s", h->error.message);
+    ck_assert(h->has_hand);
+    ck_assert_int_eq(h->hand.id, begun.id);
+    ck_assert_int_eq(h->hand.number, 1);
+    ck_assert(h->hand.seed == UINT64_C(0x8000000000000123));
+    ck_assert_int_eq(h->hand.banker, 2);
+    ck_assert_uint_eq(h->hand.multiplier, 4);
+    ck_assert_str_eq(h->deal_text, "[[1,2],[3,4],[5,6],[7,8]]");
+    ck_assert_uint_eq(h->n_actions, 21);
+    for (size_t i = 0; i < 20; i++) {
+        const int64_t seq = (int64_t)i + 1;
+        char expected[32];
+        snprintf(expected, sizeof expected, "{\"play\":[%" PRId64 "]}", seq * 3);
+        ck_assert_int_eq(h->actions[i].seq, seq);
+        ck_assert_int_eq(h->actions[i].seat, (int)(seq % 4));
+        ck_assert_str_eq(h->action_text[i], expected);
+    }
+    ck_assert_int_eq(h->actions[20].seq, 21);
+    ck_assert_int_eq(h->actions[20].seat, 0);
+    ck_assert_str_eq(h->action_text[20], "{\"play\":[21]}");
+
+    ck_assert_uint_eq(h->n, 1);
+    const store_hand_summary *s = &h->hands[0].s;
+    ck_assert_int_eq(s->id, begun.id);
+    ck_assert_int_eq(s->player_ids[0], a);
+    ck_assert_int_eq(s->player_ids[1], b);
+    ck_assert_int_eq(s->player_ids[2], 0);
+    ck_assert_int_eq(s->units[0], 8);
+    ck_assert_int_eq(s->units[1], -8);
+    ck_assert_int_eq(s->units[2], 0);
+    ck_assert_str_eq(s->nicknames[1], "B");
+    ck_assert_str_eq(h->hands[0].result_text, "{\"winner\":\"seat 0\"}");
+}
+END_TEST
+
+START_TEST(test_a_natural_hand_comes_back_with_no_actions)
+{
+    int64_t table = new_table("NATU");
+    int64_t hand = new_hand(table, 1);
+    ok(finish(hand, 0, NULL, 0, 1, 2));
+    history_answer *h = hand_get(table, 1);
+    ck_assert_int_eq(h->error.status, STORE_OK);
+    ck_assert(h->has_hand);
+    ck_assert_uint_eq(h->n_actions, 0);
+    for (int seat = 0; seat < 4; seat++) {
+        ck_assert_int_eq(h->hands[0].s.player_ids[seat], 0);
+        ck_assert_int_eq(h->hands[0].s.units[seat], 0);
+    }
+}
+END_TEST
+
+START_TEST(test_an_unfinished_or_unknown_hand_is_not_found)
+{
+    history_fixture f = play_history();
+    const struct {
+        int64_t table, number;
+    } missing[] = {{f.table, 6}, {f.table, 7}, {f.table, 0}, {f.other, 4}, {f.table + 100, 1}};
+    for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
+        history_answer *h = hand_get(missing[i].table, missing[i].number);
+        ck_assert_msg(h->error.status == STORE_NOT_FOUND, "table %" PRId64 " hand %" PRId64 ": %s", missing[i].table,
+                      missing[i].number, store_status_name(h->error.status));
+        ck_assert(!h->has_hand);
+        ck_assert_uint_eq(h->n, 0);
+    }
+    /* The other table's hand 2 is its own, not the first table's. */
+    history_answer *h = hand_get(f.other, 2);
+    ck_assert_int_eq(h->error.status, STORE_OK);
+    ck_assert_int_ne(h->hand.id, f.hand_ids[2]);
+    ck_assert_str_eq(h->hands[0].result_text, "{\"hand\":102}");
+}
+END_TEST
+
+START_TEST(test_history_answers_reflect_every_write_requested_before_them)
+{
+    int64_t a = guest("A");
+    int64_t table = new_table("ORDE");
+    int64_t hand = new_hand(table, 1);
+    /* The end and both reads are requested in the same turn of the loop, without waiting. */
+    const store_ledger_entry rows[] = {entry(a, 0, 2, "settle"), entry(0, 3, -2, "settle")};
+    json_t *result = json_pack("{s:i}", "hand", 1);
+    store_hand_end e = {.hand_id = hand, .result = result, .entries = rows, .n_entries = 2, .next_banker = 0,
+                        .next_multiplier = 2};
+    answer finished = {0};
+    static history_answer page, one;
+    memset(&page, 0, sizeof page);
+    memset(&one, 0, sizeof one);
+    ck_assert(store_hand_finish(st, &e, on_done, &finished));
+    ck_assert(store_table_hands(st, table, 0, 10, on_hands, &page));
+    ck_assert(store_hand_get(st, table, 1, on_hand, &one));
+    json_decref(result);
+    while (!one.called)
+        uv_run(&loop, UV_RUN_ONCE);
+    ck_assert(finished.called && page.called); /* answered in the order requested */
+    expect_ok(&finished);
+    ck_assert_str_eq(numbers_of(&page), "1");
+    ck_assert_int_eq(page.hands[0].s.units[0], 2);
+    ck_assert_int_eq(page.hands[0].s.units[3], -2);
+    ck_assert_int_eq(one.error.status, STORE_OK);
+    ck_assert_int_eq(one.hand.id, hand);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("store");
@@ -1287,11 +1931,25 @@ int main(void)
          {test_login_with_the_right_password_opens_a_session, test_wrong_password_and_unknown_name_are_refused_alike,
           test_session_token_is_stored_only_as_its_hash, test_session_expires_after_its_lifetime,
           test_logout_ends_the_session, test_admin_flag_is_granted_from_the_command_line_and_seen_by_sessions}},
+        {"guests",
+         {test_a_new_guest_gets_a_session_that_lookup_finds_and_logout_ends,
+          test_a_guest_with_a_bad_nickname_is_refused_and_nothing_is_written,
+          test_a_guest_and_its_session_are_written_together_or_not_at_all,
+          test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account,
+          test_a_guest_session_expires_like_a_login}},
         {"tables",
          {test_open_tables_cannot_share_a_code_but_a_closed_one_frees_it, test_table_fields_come_back_in_recovery,
           test_a_hands_actions_come_back_in_order_for_recovery, test_action_numbers_follow_without_gap_or_repeat,
           test_a_table_finishes_its_hand_before_starting_another, test_a_finished_hand_takes_no_more_actions,
-          test_a_reopened_store_carries_on_with_an_unfinished_hand}},
+          test_a_reopened_store_carries_on_with_an_unfinished_hand, test_a_tables_turn_timer_is_saved_and_recovered,
+          test_a_turn_timer_outside_one_to_3600_seconds_is_refused,
+          test_recovery_gives_seat_nicknames_and_each_seats_running_score}},
+        {"history",
+         {test_a_tables_history_pages_newest_first_without_unfinished_hands,
+          test_a_hand_summary_has_its_start_players_units_and_result,
+          test_a_page_of_hands_is_one_to_a_hundred_and_an_unknown_table_has_none,
+          test_a_finished_hand_comes_back_with_its_actions_in_order, test_a_natural_hand_comes_back_with_no_actions,
+          test_an_unfinished_or_unknown_hand_is_not_found, test_history_answers_reflect_every_write_requested_before_them}},
         {"ledger",
          {test_finishing_writes_the_last_action_result_ledger_and_banker,
           test_ledger_rows_that_do_not_sum_to_zero_are_refused, test_each_row_carries_the_players_balance_after_it,

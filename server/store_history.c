@@ -1,0 +1,334 @@
+/*
+ * store_history — reading back what was played (see store_history.h): hand summaries for a
+ * table's history, a hand's ordered actions for a replay, and a table's running scores and seat
+ * nicknames for recovery.
+ *
+ * Every read follows an index: a table's hands by hands (table_id, number), a hand's ledger rows
+ * by ledger_by_hand, its actions by hand_actions_by_hand. The ledger has deliberately no index on
+ * its table (0001_init.sql says why), so a table's scores go through its hands; CROSS JOIN keeps
+ * SQLite from choosing to scan the ledger instead.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_history.h"
+#include "store_sqlite_error.h"
+
+typedef enum history_stmt {
+    HISTORY_HANDS_PAGE,
+    HISTORY_HAND_BY_NUMBER,
+    HISTORY_HAND_SEATS,
+    HISTORY_HAND_ACTIONS,
+    HISTORY_TABLE_SCORES,
+    HISTORY_NICKNAME,
+    HISTORY_COUNT
+} history_stmt;
+
+/* The first seven columns of the two hand queries are read by read_summary_row. */
+static const char *const history_sql[HISTORY_COUNT] = {
+    [HISTORY_HANDS_PAGE] = "SELECT id, number, banker, multiplier, started_at, finished_at, result FROM hands"
+                           " WHERE table_id = ?1 AND number < ?2 AND finished_at IS NOT NULL"
+                           " ORDER BY number DESC LIMIT ?3",
+    [HISTORY_HAND_BY_NUMBER] = "SELECT id, number, banker, multiplier, started_at, finished_at, result, seed, deal"
+                               " FROM hands WHERE table_id = ?1 AND number = ?2",
+    /* A seat's rows all name the same player (or none, for a bot): max() picks it. */
+    [HISTORY_HAND_SEATS] = "SELECT l.seat, l.player_id, l.units, p.nickname FROM"
+                           " (SELECT seat, max(player_id) AS player_id, sum(units) AS units FROM ledger"
+                           " WHERE hand_id = ?1 GROUP BY seat) AS l"
+                           " LEFT JOIN players AS p ON p.id = l.player_id",
+    [HISTORY_HAND_ACTIONS] = "SELECT seq, seat, action FROM hand_actions WHERE hand_id = ?1 ORDER BY seq",
+    [HISTORY_TABLE_SCORES] = "SELECT l.seat, sum(l.units) FROM hands AS h CROSS JOIN ledger AS l ON l.hand_id = h.id"
+                             " WHERE h.table_id = ?1 GROUP BY l.seat",
+    [HISTORY_NICKNAME] = "SELECT nickname FROM players WHERE id = ?1",
+};
+
+struct store_history {
+    sqlite3 *db;
+    const char *path;
+    sqlite3_stmt *stmts[HISTORY_COUNT];
+};
+
+store_history *store_history_new(sqlite3 *db, const char *path)
+{
+    store_history *h = calloc(1, sizeof *h);
+    if (h != NULL) {
+        h->db = db;
+        h->path = path;
+    }
+    return h;
+}
+
+void store_history_free(store_history *h)
+{
+    if (h == NULL)
+        return;
+    for (int i = 0; i < HISTORY_COUNT; i++)
+        sqlite3_finalize(h->stmts[i]);
+    free(h);
+}
+
+/* The statement, prepared on first use and kept; NULL with error set. */
+static sqlite3_stmt *history_prepare(store_history *h, history_stmt id, store_error *error)
+{
+    if (h->stmts[id] == NULL) {
+        int rc = sqlite3_prepare_v3(h->db, history_sql[id], -1, SQLITE_PREPARE_PERSISTENT, &h->stmts[id], NULL);
+        if (rc != SQLITE_OK) {
+            store_sqlite_error(error, h->db, h->path, rc, "preparing a statement");
+            return NULL;
+        }
+    }
+    return h->stmts[id];
+}
+
+static store_status history_fail(store_history *h, int rc, store_error *error, const char *doing)
+{
+    return store_sqlite_error(error, h->db, h->path, rc, doing);
+}
+
+static json_t *stored_json(const unsigned char *text, const char *what, int64_t id, store_error *error)
+{
+    json_t *value = text ? json_loads((const char *)text, JSON_DECODE_ANY, NULL) : NULL;
+    if (value == NULL)
+        store_error_set(error, STORE_CORRUPT, "The %s of %" PRId64 " in the database is not JSON.", what, id);
+    return value;
+}
+
+static void copy_text(char *out, size_t cap, sqlite3_stmt *stmt, int column)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, column);
+    snprintf(out, cap, "%s", text ? (const char *)text : "");
+}
+
+/* ---- Summaries ---- */
+
+/* Columns 0 to 6 of a hand query into s (result parsed when the hand is finished). */
+static store_status read_summary_row(sqlite3_stmt *stmt, store_hand_summary *s, store_error *error)
+{
+    memset(s, 0, sizeof *s);
+    s->id = sqlite3_column_int64(stmt, 0);
+    s->number = sqlite3_column_int64(stmt, 1);
+    s->banker = sqlite3_column_int(stmt, 2);
+    s->multiplier = (uint32_t)sqlite3_column_int64(stmt, 3);
+    s->started_at_ms = sqlite3_column_int64(stmt, 4);
+    s->finished_at_ms = sqlite3_column_int64(stmt, 5); /* NULL reads as 0 */
+    if (sqlite3_column_type(stmt, 6) == SQLITE_NULL)
+        return STORE_OK;
+    s->result = stored_json(sqlite3_column_text(stmt, 6), "result of hand", s->id, error);
+    return s->result ? STORE_OK : error->status;
+}
+
+/* The summary's per-seat players, nicknames and units, from the hand's ledger rows. */
+static store_status read_summary_seats(store_history *h, store_hand_summary *s, store_error *error)
+{
+    sqlite3_stmt *stmt = history_prepare(h, HISTORY_HAND_SEATS, error);
+    if (stmt == NULL)
+        return error->status;
+    sqlite3_bind_int64(stmt, 1, s->id);
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        const int seat = sqlite3_column_int(stmt, 0);
+        if (seat < 0 || seat >= STORE_SEATS)
+            continue; /* the store never writes such a row; the ledger check reports tampering */
+        s->player_ids[seat] = sqlite3_column_int64(stmt, 1);
+        s->units[seat] = sqlite3_column_int64(stmt, 2);
+        copy_text(s->nicknames[seat], sizeof s->nicknames[seat], stmt, 3);
+    }
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "reading a hand's ledger rows");
+}
+
+void store_history_summaries_free(store_hand_summary *summaries, size_t n)
+{
+    if (summaries == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        json_decref(summaries[i].result);
+    free(summaries);
+}
+
+/* Steps the page query into out (room for limit), summary by summary. */
+static store_status read_page(store_history *h, sqlite3_stmt *stmt, store_hand_summary *out, size_t *n,
+                              store_error *error)
+{
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        store_hand_summary *s = &out[*n];
+        store_status status = read_summary_row(stmt, s, error);
+        (*n)++; /* counted even when half read, so that its result is freed */
+        if (status == STORE_OK)
+            status = read_summary_seats(h, s, error);
+        if (status != STORE_OK)
+            return status;
+    }
+    return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "reading a table's hands");
+}
+
+store_status store_history_hands(store_history *h, int64_t table_id, int64_t before, int limit,
+                                 store_hand_summary **out, size_t *n, store_error *error)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *stmt = history_prepare(h, HISTORY_HANDS_PAGE, error);
+    if (stmt == NULL)
+        return error->status;
+    store_hand_summary *page = calloc((size_t)limit, sizeof *page);
+    if (page == NULL)
+        return store_error_set(error, STORE_INTERNAL, "Out of memory while reading a table's hands.");
+    sqlite3_bind_int64(stmt, 1, table_id);
+    sqlite3_bind_int64(stmt, 2, before > 0 ? before : INT64_MAX);
+    sqlite3_bind_int(stmt, 3, limit);
+    size_t count = 0;
+    store_status status = read_page(h, stmt, page, &count, error);
+    sqlite3_reset(stmt);
+    if (status != STORE_OK) {
+        store_history_summaries_free(page, count);
+        return status;
+    }
+    *out = page;
+    *n = count;
+    return STORE_OK;
+}
+
+/* ---- One hand ---- */
+
+void store_history_hand_free(store_hand *hand)
+{
+    if (hand == NULL)
+        return;
+    for (size_t i = 0; i < hand->n_actions; i++)
+        json_decref(hand->actions[i].action);
+    free(hand->actions);
+    json_decref(hand->deal);
+    free(hand);
+}
+
+static store_status append_action(store_hand *hand, size_t *cap, sqlite3_stmt *stmt, store_error *error)
+{
+    if (hand->n_actions == *cap) {
+        size_t grown_cap = *cap ? *cap * 2 : 32;
+        store_action *grown = realloc(hand->actions, grown_cap * sizeof *grown);
+        if (grown == NULL)
+            return store_error_set(error, STORE_INTERNAL, "Out of memory while loading hand %" PRId64 ".", hand->id);
+        hand->actions = grown;
+        *cap = grown_cap;
+    }
+    store_action *a = &hand->actions[hand->n_actions];
+    a->seq = sqlite3_column_int64(stmt, 0);
+    a->seat = sqlite3_column_int(stmt, 1);
+    a->action = stored_json(sqlite3_column_text(stmt, 2), "an action of hand", hand->id, error);
+    if (a->action == NULL)
+        return error->status;
+    hand->n_actions++;
+    return STORE_OK;
+}
+
+store_status store_history_actions(store_history *h, store_hand *hand, store_error *error)
+{
+    sqlite3_stmt *stmt = history_prepare(h, HISTORY_HAND_ACTIONS, error);
+    if (stmt == NULL)
+        return error->status;
+    sqlite3_bind_int64(stmt, 1, hand->id);
+    size_t cap = hand->n_actions;
+    store_status status = STORE_OK;
+    int rc = SQLITE_DONE;
+    while (status == STORE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+        status = append_action(hand, &cap, stmt, error);
+    sqlite3_reset(stmt);
+    if (status != STORE_OK)
+        return status;
+    return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "loading a hand's actions");
+}
+
+/* The current row of HISTORY_HAND_BY_NUMBER, a finished hand, into a new *hand and summary. */
+static store_status read_hand_row(sqlite3_stmt *stmt, store_hand **hand, store_hand_summary *summary,
+                                  store_error *error)
+{
+    if (read_summary_row(stmt, summary, error) != STORE_OK)
+        return error->status;
+    store_hand *out = calloc(1, sizeof *out);
+    if (out == NULL)
+        return store_error_set(error, STORE_INTERNAL, "Out of memory while loading a hand.");
+    *hand = out;
+    out->id = summary->id;
+    out->number = summary->number;
+    out->banker = summary->banker;
+    out->multiplier = summary->multiplier;
+    out->seed = (uint64_t)sqlite3_column_int64(stmt, 7); /* the same 64 bits the store wrote */
+    out->deal = stored_json(sqlite3_column_text(stmt, 8), "deal of hand", out->id, error);
+    return out->deal ? STORE_OK : error->status;
+}
+
+store_status store_history_hand(store_history *h, int64_t table_id, int64_t number, store_hand **hand,
+                                store_hand_summary *summary, store_error *error)
+{
+    *hand = NULL;
+    memset(summary, 0, sizeof *summary);
+    sqlite3_stmt *stmt = history_prepare(h, HISTORY_HAND_BY_NUMBER, error);
+    if (stmt == NULL)
+        return error->status;
+    sqlite3_bind_int64(stmt, 1, table_id);
+    sqlite3_bind_int64(stmt, 2, number);
+    int rc = sqlite3_step(stmt);
+    store_status status;
+    if (rc == SQLITE_ROW && sqlite3_column_type(stmt, 5) != SQLITE_NULL)
+        status = read_hand_row(stmt, hand, summary, error);
+    else if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+        status = store_error_set(error, STORE_NOT_FOUND, "Table %" PRId64 " has no finished hand %" PRId64 ".",
+                                 table_id, number);
+    else
+        status = history_fail(h, rc, error, "reading a hand");
+    sqlite3_reset(stmt);
+    if (status == STORE_OK)
+        status = read_summary_seats(h, summary, error);
+    if (status == STORE_OK)
+        status = store_history_actions(h, *hand, error);
+    if (status != STORE_OK) {
+        store_history_hand_free(*hand);
+        *hand = NULL;
+        json_decref(summary->result);
+        summary->result = NULL;
+    }
+    return status;
+}
+
+/* ---- Recovery: scores and nicknames ---- */
+
+store_status store_history_scores(store_history *h, int64_t table_id, int64_t scores[STORE_SEATS],
+                                  store_error *error)
+{
+    memset(scores, 0, STORE_SEATS * sizeof *scores);
+    sqlite3_stmt *stmt = history_prepare(h, HISTORY_TABLE_SCORES, error);
+    if (stmt == NULL)
+        return error->status;
+    sqlite3_bind_int64(stmt, 1, table_id);
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        const int seat = sqlite3_column_int(stmt, 0);
+        if (seat >= 0 && seat < STORE_SEATS)
+            scores[seat] = sqlite3_column_int64(stmt, 1);
+    }
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "adding up a table's scores");
+}
+
+store_status store_history_nicknames(store_history *h, store_seat seats[STORE_SEATS], store_error *error)
+{
+    sqlite3_stmt *stmt = history_prepare(h, HISTORY_NICKNAME, error);
+    if (stmt == NULL)
+        return error->status;
+    for (int i = 0; i < STORE_SEATS; i++) {
+        seats[i].nickname[0] = '\0';
+        if (seats[i].player_id <= 0)
+            continue;
+        sqlite3_bind_int64(stmt, 1, seats[i].player_id);
+        int rc = sqlite3_step(stmt);
+        if (rc == SQLITE_ROW)
+            copy_text(seats[i].nickname, sizeof seats[i].nickname, stmt, 0);
+        sqlite3_reset(stmt);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            return history_fail(h, rc, error, "reading a player's nickname");
+    }
+    return STORE_OK;
+}
