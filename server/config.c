@@ -18,6 +18,7 @@ typedef enum flag_kind {
     FLAG_INT,
     FLAG_STRING,
     FLAG_LOG_LEVEL,
+    FLAG_DURABILITY,
     FLAG_HELP,
     FLAG_VERSION,
 } flag_kind;
@@ -39,7 +40,11 @@ static const flag_spec flags[] = {
      "address to listen on (0.0.0.0 = every IPv4 interface, :: = IPv6 too)"},
     {"web-root", 0, FLAG_STRING, offsetof(config, web_root), 0, 0, "DIR",
      "directory of the static web client"},
-    {"db", 0, FLAG_STRING, offsetof(config, db_path), 0, 0, "FILE", "SQLite database file"},
+    {"db", 0, FLAG_STRING, offsetof(config, db_path), 0, 0, "FILE", "SQLite database file (created if missing)"},
+    {"db-max-pages", 0, FLAG_INT, offsetof(config, db_max_pages), 0, 2000000000, "N",
+     "the database may not grow beyond N pages of 4 KiB (0 = no limit); when full, tables pause"},
+    {"durability", 0, FLAG_DURABILITY, offsetof(config, durability_full), 0, 0, "MODE",
+     "normal: a commit survives the process dying; full: also a power cut (slower)"},
     {"log-level", 0, FLAG_LOG_LEVEL, offsetof(config, log_level), 0, 0, "LEVEL",
      "error, warn, info or debug"},
     {"turn-seconds", 0, FLAG_INT, offsetof(config, turn_seconds), 1, 3600, "N",
@@ -68,6 +73,8 @@ void config_set_defaults(config *cfg)
     cfg->bind_address = "0.0.0.0";
     cfg->web_root = "web-client";
     cfg->db_path = "teahouse.db";
+    cfg->durability_full = false;
+    cfg->db_max_pages = 0;
     cfg->log_level = LOG_LEVEL_INFO;
     cfg->turn_seconds = 30;
     cfg->reconnect_seconds = 120;
@@ -148,6 +155,13 @@ static bool apply_value(config *cfg, const flag_spec *flag, const char *value, c
             return false;
         }
         return true;
+    case FLAG_DURABILITY:
+        if (strcmp(value, "normal") != 0 && strcmp(value, "full") != 0) {
+            snprintf(error, error_cap, "--%s wants normal or full, not '%s'", flag->name, value);
+            return false;
+        }
+        *(bool *)(void *)field = strcmp(value, "full") == 0;
+        return true;
     case FLAG_HELP:
     case FLAG_VERSION:
         break;
@@ -204,6 +218,9 @@ static void format_default(const flag_spec *flag, const config *defaults, char *
         break;
     case FLAG_LOG_LEVEL:
         snprintf(out, cap, "%s", log_level_name(*(const log_level *)(const void *)field));
+        break;
+    case FLAG_DURABILITY:
+        snprintf(out, cap, "%s", *(const bool *)(const void *)field ? "full" : "normal");
         break;
     case FLAG_HELP:
     case FLAG_VERSION:

@@ -10,6 +10,7 @@
 #ifndef CONFIG_H
 #define CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,6 +21,8 @@ typedef struct config {
     const char *bind_address; /* --bind: an IPv4/IPv6 address, a host name or an interface */
     const char *web_root;     /* --web-root: directory of static files */
     const char *db_path;      /* --db: SQLite database file */
+    bool durability_full;     /* --durability full (else normal) */
+    int db_max_pages;         /* --db-max-pages: a quota on the database's size, 0 for none */
     log_level log_level;      /* --log-level: error, warn, info, debug */
     int turn_seconds;         /* --turn-seconds: time a seat has to act */
     int reconnect_seconds;    /* --reconnect-seconds: how long a dropped seat is kept */

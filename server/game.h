@@ -24,11 +24,25 @@
 
 typedef struct game_hand game_hand;
 
+#define GAME_REASON_SIZE 33
+#define GAME_MAX_LEDGER_LINES 32
+
+/* One line of a hand's ledger: what one seat wins (or pays, < 0) for one reason. */
+typedef struct game_ledger_line {
+    int seat;
+    int64_t units;
+    char reason[GAME_REASON_SIZE];  /* "settle", or a bonus: "he_zun", "qin_zun", "quartet" */
+} game_ledger_line;
+
 typedef struct game_result {
     int winner;
     int64_t net[GAME_SEATS];  /* ledger amounts (units × stake), bonuses included; sums to zero */
     int next_banker;
     uint32_t next_multiplier;
+    /* The net split by reason: "settle" for every seat (even 0), then each bonus kind for the
+     * seats it moved units for. Each reason's lines sum to zero; all lines sum to net. */
+    game_ledger_line lines[GAME_MAX_LEDGER_LINES];
+    int n_lines;
 } game_result;
 
 typedef struct game_ops {
@@ -44,6 +58,13 @@ typedef struct game_ops {
     /* A new hand; options must have come from options_parse. NULL only when memory runs out. */
     game_hand *(*hand_new)(const json_t *options, uint64_t seed, int banker, uint32_t multiplier);
     void (*hand_free)(game_hand *hand);
+
+    /* An independent copy (the room applies an action to a copy and keeps it once the action is
+     * stored). NULL only when memory runs out. */
+    game_hand *(*hand_copy)(const game_hand *hand);
+
+    /* Every seat's dealt tiles, for the record (never sent to players). */
+    json_t *(*deal_json)(const game_hand *hand);
 
     /* The seat to act, or -1 when the hand is over. */
     int (*to_act)(const game_hand *hand);

@@ -51,6 +51,22 @@ static game_hand *tiengow_hand_new(const json_t *options, uint64_t seed, int ban
 
 static void tiengow_hand_free(game_hand *hand) { free(hand); }
 
+static game_hand *tiengow_hand_copy(const game_hand *hand)
+{
+    game_hand *copy = malloc(sizeof *copy);
+    if (copy != NULL)
+        *copy = *hand; /* the state is a plain value */
+    return copy;
+}
+
+static json_t *tiengow_deal_json(const game_hand *hand)
+{
+    json_t *deal = json_array();
+    for (int s = 0; s < TG_SEATS; s++)
+        json_array_append_new(deal, tgj_tiles_to_json(hand->state.deal[s], TG_HAND_TILES));
+    return deal;
+}
+
 static int tiengow_to_act(const game_hand *hand) { return tg_is_over(&hand->state) ? -1 : hand->state.to_act; }
 
 /* A client's action is {"play":[tiles]} or {"discard":[tiles]}; the seat is the connection's. */
@@ -189,6 +205,31 @@ static void tiengow_result(const game_hand *hand, game_result *out)
         out->net[s] = r->net[s] * hand->stake;
     out->next_banker = r->next_banker;
     out->next_multiplier = r->next_multiplier;
+
+    /* The ledger's lines: the settlement for every seat, then each bonus kind summed per seat. */
+    out->n_lines = 0;
+    for (int s = 0; s < GAME_SEATS; s++) {
+        game_ledger_line *line = &out->lines[out->n_lines++];
+        *line = (game_ledger_line){.seat = s, .units = r->settlement.net[s] * hand->stake};
+        snprintf(line->reason, sizeof line->reason, "settle");
+    }
+    for (int kind = TG_BONUS_HE_ZUN; kind <= TG_BONUS_QUARTET; kind++) {
+        int64_t units[GAME_SEATS] = {0};
+        for (int i = 0; i < hand->state.n_bonuses; i++) {
+            const tg_bonus *b = &hand->state.bonuses[i];
+            if (b->kind != kind)
+                continue;
+            units[b->to] += b->units * hand->stake;
+            units[b->from] -= b->units * hand->stake;
+        }
+        for (int s = 0; s < GAME_SEATS; s++) {
+            if (units[s] == 0)
+                continue;
+            game_ledger_line *line = &out->lines[out->n_lines++];
+            *line = (game_ledger_line){.seat = s, .units = units[s]};
+            snprintf(line->reason, sizeof line->reason, "%s", tgj_bonus_kind_name(kind));
+        }
+    }
 }
 
 static json_t *tiengow_result_json(const game_hand *hand)
@@ -203,6 +244,8 @@ const game_ops game_tiengow = {
     .first_banker = tg_first_banker,
     .hand_new = tiengow_hand_new,
     .hand_free = tiengow_hand_free,
+    .hand_copy = tiengow_hand_copy,
+    .deal_json = tiengow_deal_json,
     .to_act = tiengow_to_act,
     .act = tiengow_act,
     .bot_action = tiengow_bot_action,

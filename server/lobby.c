@@ -1,13 +1,17 @@
 /*
- * lobby — connections, players, the table list and the dispatch of client messages.
+ * lobby — connections, the table list, the dispatch of client messages, a table's history, and
+ * the tables reopened from the store at start-up. Who a connection is (hello, accounts) is in
+ * lobby_players.c.
  *
- * Ownership: a client (one per connection) lives from on_open to on_close; a player lives from
- * its first hello until it has had no connection for the reconnection grace period and belongs
- * to no table (the sweep timer frees it); a room lives until it closes. Rooms hold player
- * pointers only while the player is a member, so freeing only room-less players is safe.
+ * Ownership: a client (one per connection) lives from on_open until on_close and the answers to
+ * its store requests; a player lives from its first hello until it has had no connection for the
+ * reconnection grace period and belongs to no table (the sweep timer frees it); a room lives
+ * until it closes. Rooms hold player pointers only while the player is a member, so freeing
+ * only room-less players is safe.
  */
 #include "lobby.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,51 +19,13 @@
 #include <sodium.h>
 
 #include "game.h"
+#include "history.h"
+#include "lobby_internal.h"
 #include "log.h"
-#include "player.h"
-#include "proto.h"
-#include "ratelimit.h"
-#include "room.h"
 
-#define TOKEN_BUCKETS 4096
-#define MAX_ERROR_CODES 64
 #define RATE_STRIKES_BEFORE_CLOSE 200
 #define SWEEP_MS 1000
-
-typedef struct client {
-    net_conn *conn;
-    player *p;             /* NULL until hello */
-    rate_bucket bucket;
-    int strikes;           /* messages refused by the rate limit */
-} client;
-
-typedef struct room_node {
-    room *r;
-    struct room_node *next;
-    struct room_node *next_in_bucket; /* rooms_by_code: every table command looks its room up */
-} room_node;
-
-struct lobby {
-    uv_loop_t *loop;
-    lobby_config config;
-    room_env env;
-    player *players;                      /* every player, linked */
-    player *by_token[TOKEN_BUCKETS];
-    int next_player_id;
-    room_node *rooms;
-    room_node *rooms_by_code[TOKEN_BUCKETS];
-    int n_rooms;
-    uv_timer_t sweep;
-    size_t n_players;
-    uint64_t messages_total;
-    uint64_t actions_total;
-    uint64_t hands_of_closed_tables; /* so the hands counter never goes down */
-    struct {
-        const char *code;
-        uint64_t count;
-    } errors[MAX_ERROR_CODES];
-    bool shutting_down;
-};
+#define HISTORY_PAGE 20
 
 lobby_config lobby_config_default(void)
 {
@@ -68,6 +34,7 @@ lobby_config lobby_config_default(void)
                           .bot_delay_ms = 700,
                           .next_hand_ms = 10000,
                           .empty_close_ms = 60000,
+                          .retry_ms = 5000,
                           .max_tables = 10000,
                           .rate_per_second = 20,
                           .rate_burst = 40};
@@ -75,9 +42,13 @@ lobby_config lobby_config_default(void)
 
 /* --- sending --- */
 
-static void send_text(client *c, const char *text, size_t len) { net_send(c->conn, text, len); }
+static void send_text(client *c, const char *text, size_t len)
+{
+    if (c->conn != NULL)
+        net_send(c->conn, text, len);
+}
 
-static void send_json(client *c, json_t *message)
+void lobby_send_json(client *c, json_t *message)
 {
     char *text = json_dumps(message, JSON_COMPACT);
     if (text != NULL) {
@@ -89,7 +60,7 @@ static void send_json(client *c, json_t *message)
 
 static void count_error(lobby *l, const char *code)
 {
-    for (int i = 0; i < MAX_ERROR_CODES; i++) {
+    for (int i = 0; i < LOBBY_MAX_ERROR_CODES; i++) {
         if (l->errors[i].code == NULL)
             l->errors[i].code = code;
         if (strcmp(l->errors[i].code, code) == 0) {
@@ -99,18 +70,18 @@ static void count_error(lobby *l, const char *code)
     }
 }
 
-static void send_error(lobby *l, client *c, const json_t *id, const char *code, const char *message)
+void lobby_send_error(lobby *l, client *c, const json_t *id, const char *code, const char *message)
 {
     count_error(l, code);
-    send_json(c, proto_error(id, code, message));
+    lobby_send_json(c, proto_error(id, code, message));
 }
 
-static void send_ok(client *c, const json_t *id)
+void lobby_send_ok(client *c, const json_t *id)
 {
     json_t *ok = json_pack("{s:s}", "type", "ok");
     if (id != NULL)
         json_object_set(ok, "id", (json_t *)id);
-    send_json(c, ok);
+    lobby_send_json(c, ok);
 }
 
 /* room_env.send: to the player's connection, if it has one now. */
@@ -121,82 +92,50 @@ static void room_send(void *ctx, player *p, const char *text, size_t len)
         send_text(p->client, text, len);
 }
 
-/* --- players --- */
+/* --- requests waiting for the store --- */
 
-static unsigned token_bucket(const char *token)
+lobby_pending *lobby_pending_new(lobby *l, client *c, const json_t *id)
 {
-    unsigned h = 2166136261u; /* FNV-1a: tokens are random, any spread will do */
-    for (const char *s = token; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h % TOKEN_BUCKETS;
-}
-
-static player *find_player(lobby *l, const char *token)
-{
-    for (player *p = l->by_token[token_bucket(token)]; p != NULL; p = p->next_in_bucket)
-        if (strcmp(p->token, token) == 0)
-            return p;
-    return NULL;
-}
-
-/* Names come from proto_decode, which bounds them to the size of player.name. */
-static void set_name(player *p, const char *name)
-{
-    size_t len = strnlen(name, sizeof p->name - 1);
-    memcpy(p->name, name, len);
-    p->name[len] = '\0';
-}
-
-static player *new_player(lobby *l, const char *name)
-{
-    player *p = calloc(1, sizeof *p);
-    if (p == NULL)
+    lobby_pending *w = calloc(1, sizeof *w);
+    if (w == NULL)
         return NULL;
-    p->id = ++l->next_player_id;
-    set_name(p, name);
-    unsigned char secret[PROTO_TOKEN_LEN / 2];
-    randombytes_buf(secret, sizeof secret);
-    sodium_bin2hex(p->token, sizeof p->token, secret, sizeof secret);
-    unsigned b = token_bucket(p->token);
-    p->next_in_bucket = l->by_token[b];
-    l->by_token[b] = p;
-    p->next = l->players;
-    if (l->players != NULL)
-        l->players->prev = p;
-    l->players = p;
-    l->n_players++;
-    return p;
+    w->l = l;
+    w->c = c;
+    w->id = id != NULL ? json_incref((json_t *)id) : NULL;
+    c->pending++;
+    l->pending++;
+    return w;
 }
 
-static void free_player(lobby *l, player *p)
+bool lobby_pending_end(lobby_pending *w)
 {
-    player **link = &l->by_token[token_bucket(p->token)];
-    while (*link != p)
-        link = &(*link)->next_in_bucket;
-    *link = p->next_in_bucket;
-    if (p->prev != NULL)
-        p->prev->next = p->next;
-    else
-        l->players = p->next;
-    if (p->next != NULL)
-        p->next->prev = p->prev;
-    l->n_players--;
-    sodium_memzero(p->token, sizeof p->token);
-    free(p);
+    w->l->pending--;
+    w->c->pending--;
+    return w->c->conn != NULL;
 }
 
-/* The rooms a player belongs to, copied: a room may drop the membership while we walk them. */
-static int rooms_of(const player *p, room *out[PLAYER_MAX_ROOMS])
+void lobby_client_release(lobby *l, client *c)
 {
-    memcpy(out, p->rooms, sizeof(room *) * (size_t)p->n_rooms);
-    return p->n_rooms;
+    (void)l;
+    if (c->conn == NULL && c->pending == 0)
+        free(c);
+}
+
+void lobby_pending_free(lobby_pending *w)
+{
+    lobby *l = w->l;
+    lobby_client_release(l, w->c);
+    json_decref(w->id);
+    json_decref(w->options);
+    free(w);
+    lobby_maybe_free(l);
 }
 
 /* --- tables --- */
 
 static room *find_room(lobby *l, const char *code)
 {
-    for (room_node *n = l->rooms_by_code[token_bucket(code)]; n != NULL; n = n->next_in_bucket)
+    for (room_node *n = l->rooms_by_code[lobby_bucket(code)]; n != NULL; n = n->next_in_bucket)
         if (strcmp(room_code(n->r), code) == 0 && room_get_state(n->r) != ROOM_CLOSED)
             return n->r;
     return NULL;
@@ -212,13 +151,28 @@ static void new_code(lobby *l, char out[PROTO_CODE_LEN + 1])
     } while (find_room(l, out) != NULL);
 }
 
+static bool add_room(lobby *l, room *r)
+{
+    room_node *node = calloc(1, sizeof *node);
+    if (node == NULL)
+        return false;
+    node->r = r;
+    node->next = l->rooms;
+    l->rooms = node;
+    unsigned b = lobby_bucket(room_code(r));
+    node->next_in_bucket = l->rooms_by_code[b];
+    l->rooms_by_code[b] = node;
+    l->n_rooms++;
+    return true;
+}
+
 static void remove_room(lobby *l, room *r)
 {
     for (room_node **link = &l->rooms; *link != NULL; link = &(*link)->next)
         if ((*link)->r == r) {
             room_node *dead = *link;
             *link = dead->next;
-            room_node **in_bucket = &l->rooms_by_code[token_bucket(room_code(r))];
+            room_node **in_bucket = &l->rooms_by_code[lobby_bucket(room_code(r))];
             while (*in_bucket != dead)
                 in_bucket = &(*in_bucket)->next_in_bucket;
             *in_bucket = dead->next_in_bucket;
@@ -243,49 +197,6 @@ static void member_left(void *ctx, room *r, player *p)
 
 /* --- the commands --- */
 
-typedef struct request {
-    lobby *l;
-    client *c;
-    proto_msg *m;
-} request;
-
-static void hello(request *q)
-{
-    lobby *l = q->l;
-    client *c = q->c;
-    proto_msg *m = q->m;
-    if (c->p != NULL) {
-        send_error(l, c, m->id, "bad_request", "This connection has already said hello.");
-        return;
-    }
-    player *p = m->token[0] ? find_player(l, m->token) : NULL;
-    bool resumed = p != NULL;
-    if (p != NULL && p->client != NULL) { /* a newer connection replaces the older one */
-        client *old = p->client;
-        send_error(l, old, NULL, "replaced", "You connected again elsewhere; this connection is closed.");
-        old->p = NULL;
-        net_close(old->conn, "replaced");
-    }
-    if (p == NULL && (p = new_player(l, m->name)) == NULL) {
-        send_error(l, c, m->id, "internal", "The server is out of memory.");
-        return;
-    }
-    set_name(p, m->name);
-    p->client = c;
-    c->p = p;
-    char ref[16];
-    snprintf(ref, sizeof ref, "p%d", p->id);
-    json_t *welcome = json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:b}", "type", "welcome", "v", PROTO_VERSION, "player",
-                                "id", ref, "name", p->name, "token", p->token, "resumed", resumed);
-    if (m->id != NULL)
-        json_object_set(welcome, "id", m->id);
-    send_json(c, welcome);
-    room *rooms[PLAYER_MAX_ROOMS];
-    int n = rooms_of(p, rooms);
-    for (int i = 0; i < n; i++)
-        room_player_connected(rooms[i], p, NULL);
-}
-
 static void list_tables(request *q)
 {
     json_t *tables = json_array();
@@ -295,7 +206,7 @@ static void list_tables(request *q)
     json_t *reply = json_pack("{s:s, s:o}", "type", "tables", "tables", tables);
     if (q->m->id != NULL)
         json_object_set(reply, "id", q->m->id);
-    send_json(q->c, reply);
+    lobby_send_json(q->c, reply);
 }
 
 static void create_table(request *q)
@@ -304,17 +215,17 @@ static void create_table(request *q)
     proto_msg *m = q->m;
     const game_ops *game = game_find(m->game);
     if (game == NULL) {
-        send_error(l, q->c, m->id, "unknown_game", "The house hosts \"tiengow\".");
+        lobby_send_error(l, q->c, m->id, "unknown_game", "The house hosts \"tiengow\".");
         return;
     }
     if (l->n_rooms >= l->config.max_tables) {
-        send_error(l, q->c, m->id, "too_many_tables", "The house is full; try again later.");
+        lobby_send_error(l, q->c, m->id, "too_many_tables", "The house is full; try again later.");
         return;
     }
     char msg[GAME_MESSAGE_SIZE];
     json_t *options = game->options_parse(m->options, msg, sizeof msg);
     if (options == NULL) {
-        send_error(l, q->c, m->id, "bad_options", msg);
+        lobby_send_error(l, q->c, m->id, "bad_options", msg);
         return;
     }
     char code[PROTO_CODE_LEN + 1];
@@ -322,25 +233,91 @@ static void create_table(request *q)
     uint64_t seed;
     randombytes_buf(&seed, sizeof seed);
     int turn = m->turn_seconds > 0 ? m->turn_seconds : l->config.turn_seconds;
-    room_node *node = calloc(1, sizeof *node);
-    room *r = node != NULL ? room_create(&l->env, game, options, m->is_public, turn, code, seed) : NULL;
+    room *r = room_create(&l->env, game, options, m->is_public, turn, code, seed);
     json_decref(options);
-    if (r == NULL) {
-        free(node);
-        send_error(l, q->c, m->id, "internal", "The server is out of memory.");
+    if (r == NULL || !add_room(l, r)) {
+        if (r != NULL)
+            room_destroy(r);
+        lobby_send_error(l, q->c, m->id, "internal", "The server is out of memory.");
         return;
     }
-    node->r = r;
-    node->next = l->rooms;
-    l->rooms = node;
-    node->next_in_bucket = l->rooms_by_code[token_bucket(code)];
-    l->rooms_by_code[token_bucket(code)] = node;
-    l->n_rooms++;
-    const char *error = room_join(node->r, q->c->p, 0, m->id, msg, sizeof msg);
+    const char *error = room_join(r, q->c->p, 0, m->id, msg, sizeof msg);
     if (error != NULL)
-        send_error(l, q->c, m->id, error, msg);
-    log_info("table %s (%s, %s) opened by p%d", code, game->name, m->is_public ? "public" : "private",
+        lobby_send_error(l, q->c, m->id, error, msg);
+    log_info("table %s (%s, %s) opened by p%" PRId64, code, game->name, m->is_public ? "public" : "private",
              q->c->p->id);
+}
+
+/* --- history --- */
+
+static void on_history(void *ctx, const store_error *error, const store_hand_summary *hands, size_t n)
+{
+    lobby_pending *w = ctx;
+    if (lobby_pending_end(w)) {
+        if (error->status == STORE_OK) {
+            json_t *reply = history_hands_json(w->code, hands, n);
+            if (w->id != NULL)
+                json_object_set(reply, "id", w->id);
+            lobby_send_json(w->c, reply);
+        } else
+            lobby_send_error(w->l, w->c, w->id, "unavailable", "The table's history cannot be read right now.");
+    }
+    lobby_pending_free(w);
+}
+
+static void on_replay(void *ctx, const store_error *error, const store_hand *hand, const store_hand_summary *summary)
+{
+    lobby_pending *w = ctx;
+    if (lobby_pending_end(w) && w->c->p != NULL) {
+        char msg[GAME_MESSAGE_SIZE];
+        json_t *reply = error->status == STORE_OK ? history_replay_json(w->game, w->options, w->code, hand, summary,
+                                                                        w->c->p->id, msg, sizeof msg)
+                                                  : NULL;
+        if (reply != NULL) {
+            if (w->id != NULL)
+                json_object_set(reply, "id", w->id);
+            lobby_send_json(w->c, reply);
+        } else if (error->status == STORE_NOT_FOUND) {
+            lobby_send_error(w->l, w->c, w->id, "no_such_hand", "This table has no finished hand of that number.");
+        } else if (error->status == STORE_OK) {
+            log_error("replay of table %s: %s", w->code, msg);
+            lobby_send_error(w->l, w->c, w->id, "internal", msg);
+        } else {
+            lobby_send_error(w->l, w->c, w->id, "unavailable", "The hand cannot be read right now.");
+        }
+    }
+    lobby_pending_free(w);
+}
+
+/* history and replay: for members of the table, from the store. */
+static void table_history(request *q, room *r)
+{
+    lobby *l = q->l;
+    proto_msg *m = q->m;
+    if (!room_has_member(r, q->c->p)) {
+        lobby_send_error(l, q->c, m->id, "not_at_table", "Join the table to see its history.");
+        return;
+    }
+    if (l->store == NULL) {
+        lobby_send_error(l, q->c, m->id, "no_history", "This server keeps no records.");
+        return;
+    }
+    lobby_pending *w = lobby_pending_new(l, q->c, m->id);
+    if (w == NULL) {
+        lobby_send_error(l, q->c, m->id, "internal", "The server is out of memory.");
+        return;
+    }
+    snprintf(w->code, sizeof w->code, "%s", room_code(r));
+    w->game = room_game(r);
+    w->options = json_incref((json_t *)room_options(r));
+    bool asked = m->type == PROTO_HISTORY
+                     ? store_table_hands(l->store, room_table_id(r), m->before, HISTORY_PAGE, on_history, w)
+                     : store_hand_get(l->store, room_table_id(r), m->hand, on_replay, w);
+    if (!asked) {
+        if (lobby_pending_end(w))
+            lobby_send_error(l, q->c, m->id, "unavailable", "The server is stopping.");
+        lobby_pending_free(w);
+    }
 }
 
 /* The commands addressed to one table: find it, run the room's command, answer ok or the error. */
@@ -350,7 +327,7 @@ static void table_command(request *q)
     proto_msg *m = q->m;
     room *r = find_room(l, m->code);
     if (r == NULL) {
-        send_error(l, q->c, m->id, "no_such_table", "No open table has that code.");
+        lobby_send_error(l, q->c, m->id, "no_such_table", "No open table has that code.");
         return;
     }
     player *p = q->c->p;
@@ -366,32 +343,39 @@ static void table_command(request *q)
     case PROTO_START: error = room_start(r, p, msg, sizeof msg); break;
     case PROTO_READY: error = room_ready(r, p, msg, sizeof msg); break;
     case PROTO_ACT:
-        error = room_act(r, p, m->action, msg, sizeof msg);
-        if (error == NULL)
+        error = room_act(r, p, m->action, m->id, msg, sizeof msg);
+        if (error == NULL) {
             l->actions_total++;
+            return; /* the room answers once the action is stored */
+        }
         break;
     case PROTO_CHAT: error = room_chat(r, p, m->text, msg, sizeof msg); break;
+    case PROTO_HISTORY:
+    case PROTO_REPLAY: table_history(q, r); return;
     default: error = "bad_request"; snprintf(msg, sizeof msg, "Not a table command."); break;
     }
     if (error != NULL)
-        send_error(l, q->c, m->id, error, msg);
+        lobby_send_error(l, q->c, m->id, error, msg);
     else if (m->type != PROTO_JOIN_TABLE) /* join answers with its snapshot */
-        send_ok(q->c, m->id);
+        lobby_send_ok(q->c, m->id);
 }
 
 static void dispatch(request *q)
 {
     switch (q->m->type) {
-    case PROTO_HELLO: hello(q); return;
+    case PROTO_HELLO: lobby_hello(q); return;
     case PROTO_PING: {
         json_t *pong = json_pack("{s:s}", "type", "pong");
         if (q->m->id != NULL)
             json_object_set(pong, "id", q->m->id);
-        send_json(q->c, pong);
+        lobby_send_json(q->c, pong);
         return;
     }
     case PROTO_LIST_TABLES: list_tables(q); return;
     case PROTO_CREATE_TABLE: create_table(q); return;
+    case PROTO_REGISTER: lobby_register(q); return;
+    case PROTO_LOGIN: lobby_login(q); return;
+    case PROTO_LOGOUT: lobby_logout(q); return;
     default: table_command(q); return;
     }
 }
@@ -410,7 +394,7 @@ static void on_open(void *ctx, net_conn *conn)
     rate_init(&c->bucket, l->config.rate_burst, uv_now(l->loop));
     net_conn_set_data(conn, c);
     if (l->shutting_down) {
-        send_error(l, c, NULL, "shutting_down", "The server is stopping.");
+        lobby_send_error(l, c, NULL, "shutting_down", "The server is stopping.");
         net_close(conn, "shutting down");
     }
 }
@@ -427,16 +411,18 @@ static void on_message(void *ctx, net_conn *conn, const char *text, size_t len)
             net_close(conn, "rate limit");
             return;
         }
-        send_error(l, c, NULL, "rate_limited", "Too many messages; slow down.");
+        lobby_send_error(l, c, NULL, "rate_limited", "Too many messages; slow down.");
         return;
     }
     proto_msg m;
     char msg[PROTO_MESSAGE_SIZE];
     proto_status status = proto_decode(text, len, &m, msg, sizeof msg);
     if (status != PROTO_OK)
-        send_error(l, c, m.id, proto_status_name(status), msg);
+        lobby_send_error(l, c, m.id, proto_status_name(status), msg);
     else if (c->p == NULL && m.type != PROTO_HELLO)
-        send_error(l, c, m.id, "not_hello", "Say hello first: {\"type\":\"hello\",\"v\":1,\"name\":…}.");
+        lobby_send_error(l, c, m.id, "not_hello",
+                         c->hello_pending ? "Wait for the welcome before sending more."
+                                          : "Say hello first: {\"type\":\"hello\",\"v\":1,\"name\":…}.");
     else
         dispatch(&(request){.l = l, .c = c, .m = &m});
     proto_msg_free(&m);
@@ -449,14 +435,17 @@ static void on_close(void *ctx, net_conn *conn)
     if (c == NULL)
         return;
     net_conn_set_data(conn, NULL);
+    c->conn = NULL;
     player *p = c->p;
-    free(c);
+    c->p = NULL;
+    lobby_client_release(l, c);
     if (p == NULL)
         return;
     p->client = NULL;
     p->gone_at_ms = uv_now(l->loop);
     room *rooms[PLAYER_MAX_ROOMS];
-    int n = rooms_of(p, rooms);
+    int n = p->n_rooms;
+    memcpy(rooms, p->rooms, sizeof(room *) * (size_t)n); /* a room may drop the membership meanwhile */
     for (int i = 0; i < n; i++)
         room_player_disconnected(rooms[i], p);
 }
@@ -486,7 +475,7 @@ static void write_metrics(void *ctx, char *buf, size_t cap, size_t *len)
     APPEND("# TYPE teahouse_client_messages_total counter\nteahouse_client_messages_total %llu\n",
            (unsigned long long)l->messages_total);
     APPEND("# TYPE teahouse_errors_total counter\n");
-    for (int i = 0; i < MAX_ERROR_CODES && l->errors[i].code != NULL; i++)
+    for (int i = 0; i < LOBBY_MAX_ERROR_CODES && l->errors[i].code != NULL; i++)
         APPEND("teahouse_errors_total{code=\"%s\"} %llu\n", l->errors[i].code, (unsigned long long)l->errors[i].count);
 #undef APPEND
 }
@@ -504,17 +493,18 @@ static void on_sweep(uv_timer_t *timer)
         if (p->client != NULL || now - p->gone_at_ms < grace)
             continue;
         room *rooms[PLAYER_MAX_ROOMS];
-        int n = rooms_of(p, rooms);
+        int n = p->n_rooms;
+        memcpy(rooms, p->rooms, sizeof(room *) * (size_t)n);
         for (int i = 0; i < n; i++)
             room_player_gone(rooms[i], p);
         if (p->n_rooms == 0)
-            free_player(l, p);
+            lobby_free_player(l, p);
     }
 }
 
 /* --- life cycle --- */
 
-lobby *lobby_create(uv_loop_t *loop, const lobby_config *config)
+lobby *lobby_create(uv_loop_t *loop, const lobby_config *config, store *st)
 {
     if (sodium_init() < 0)
         return NULL;
@@ -523,6 +513,7 @@ lobby *lobby_create(uv_loop_t *loop, const lobby_config *config)
         return NULL;
     l->loop = loop;
     l->config = *config;
+    l->store = st;
     l->env = (room_env){.ctx = l,
                         .loop = loop,
                         .send = room_send,
@@ -530,11 +521,46 @@ lobby *lobby_create(uv_loop_t *loop, const lobby_config *config)
                         .member_left = member_left,
                         .bot_delay_ms = config->bot_delay_ms,
                         .next_hand_ms = config->next_hand_ms,
-                        .empty_close_ms = config->empty_close_ms};
+                        .empty_close_ms = config->empty_close_ms,
+                        .retry_ms = config->retry_ms,
+                        .store = st};
     uv_timer_init(loop, &l->sweep);
     l->sweep.data = l;
     uv_timer_start(&l->sweep, on_sweep, SWEEP_MS, SWEEP_MS);
     return l;
+}
+
+size_t lobby_restore(lobby *l, const store_recovery *rec)
+{
+    size_t reopened = 0;
+    for (size_t i = 0; i < rec->n_tables; i++) {
+        const store_open_table *t = &rec->tables[i];
+        const game_ops *game = game_find(t->table.game);
+        if (game == NULL) {
+            log_error("table %s: unknown game \"%s\"; left as it is", t->table.code, t->table.game);
+            continue;
+        }
+        player *seated[GAME_SEATS] = {0};
+        for (int s = 0; s < GAME_SEATS; s++) {
+            const store_seat *seat = &t->table.seats[s];
+            if (seat->player_id != 0 && !seat->bot)
+                seated[s] = lobby_player_of_id(l, seat->player_id, seat->nickname);
+        }
+        uint64_t seed;
+        randombytes_buf(&seed, sizeof seed);
+        char msg[GAME_MESSAGE_SIZE];
+        room *r = room_restore(&l->env, game, t, seated, seed, msg, sizeof msg);
+        if (r == NULL) {
+            log_error("table %s cannot be reopened: %s; left as it is", t->table.code, msg);
+            continue;
+        }
+        if (!add_room(l, r)) {
+            room_destroy(r);
+            continue;
+        }
+        reopened++;
+    }
+    return reopened;
 }
 
 net_handlers lobby_handlers(lobby *l)
@@ -551,20 +577,31 @@ void lobby_shutdown(lobby *l)
     l->shutting_down = true;
     uv_timer_stop(&l->sweep);
     while (l->rooms != NULL) {
-        room_close(l->rooms->r, "The server is stopping.");
+        if (l->store != NULL)
+            room_park(l->rooms->r, "The server is restarting; this table will be back in a moment.");
+        else
+            room_close(l->rooms->r, "The server is stopping.");
         remove_room(l, l->rooms->r);
     }
     for (player *p = l->players; p != NULL; p = p->next)
         if (p->client != NULL)
-            send_error(l, p->client, NULL, "shutting_down", "The server is stopping; come back in a moment.");
+            lobby_send_error(l, p->client, NULL, "shutting_down", "The server is stopping; come back in a moment.");
+}
+
+void lobby_maybe_free(lobby *l)
+{
+    if (!l->sweep_closed || l->pending > 0)
+        return;
+    while (l->players != NULL)
+        lobby_free_player(l, l->players);
+    free(l);
 }
 
 static void on_sweep_closed(uv_handle_t *handle)
 {
     lobby *l = handle->data;
-    while (l->players != NULL)
-        free_player(l, l->players);
-    free(l);
+    l->sweep_closed = true;
+    lobby_maybe_free(l);
 }
 
 void lobby_destroy(lobby *l)

@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "net.h"
+#include "store.h"
 
 typedef struct lobby lobby;
 
@@ -22,24 +23,31 @@ typedef struct lobby_config {
     int bot_delay_ms;       /* a bot's pause before acting */
     int next_hand_ms;       /* pause between hands unless every seated person is ready */
     int empty_close_ms;     /* a table with nobody connected closes after this */
+    int retry_ms;           /* a table whose writes failed tries again after this */
     int max_tables;         /* open tables at most */
     double rate_per_second; /* messages a connection may send on average */
     double rate_burst;      /* and in a burst */
 } lobby_config;
 
 /* Defaults: 30 s turns, 120 s reconnection, 700 ms bots, 10 s between hands, 60 s empty close,
- * 10,000 tables, 20 messages/s with bursts of 40. */
+ * 5 s retry, 10,000 tables, 20 messages/s with bursts of 40. */
 lobby_config lobby_config_default(void);
 
-lobby *lobby_create(uv_loop_t *loop, const lobby_config *config);
+/* With a store, players, tables, hands and the ledger are kept in it; NULL keeps nothing (tests). */
+lobby *lobby_create(uv_loop_t *loop, const lobby_config *config, store *st);
+
+/* Reopens the tables the store kept (before serving); answers how many reopened. */
+size_t lobby_restore(lobby *l, const store_recovery *rec);
 
 /* The callbacks to give net_start. */
 net_handlers lobby_handlers(lobby *l);
 
-/* Tells every client the server is stopping and closes every table (before net_stop). */
+/* Tells every client the server is stopping; parks every table (with a store: they reopen at the
+ * next start) or closes it (without). Before net_stop. */
 void lobby_shutdown(lobby *l);
 
-/* Frees everything; the network layer must be gone (after net_destroy), the loop still open. */
+/* Frees everything once the store has answered what it was asked; the network layer must be gone
+ * (after net_destroy), the loop still open and run afterwards. */
 void lobby_destroy(lobby *l);
 
 #endif

@@ -1,7 +1,9 @@
 /*
- * main — the teahouse server process: parse the flags, set up the one uv loop, serve until
- * SIGINT or SIGTERM, then shut down in the order libwebsockets 4.1 needs on a foreign loop:
- * net_stop, let uv_run return, net_destroy, run the loop once more, uv_loop_close.
+ * main — the teahouse server process: parse the flags, set up the one uv loop, open the store
+ * and reopen the tables it kept, serve until SIGINT or SIGTERM, then shut down in the order
+ * libwebsockets 4.1 needs on a foreign loop: park the tables, net_stop, let uv_run return,
+ * net_destroy, free the lobby, close the store (writing what is asked), run the loop once more
+ * so every callback runs, uv_loop_close.
  */
 #include <errno.h>
 #include <signal.h>
@@ -16,6 +18,7 @@
 #include "lobby.h"
 #include "log.h"
 #include "net.h"
+#include "store.h"
 
 typedef struct app {
     uv_loop_t loop;
@@ -23,6 +26,7 @@ typedef struct app {
     uv_signal_t sigterm;
     net_server *net;
     lobby *lobby;
+    store *store;
     bool stopping;
 } app;
 
@@ -124,17 +128,42 @@ static int serve(const config *cfg)
     lobby_cfg.next_hand_ms = cfg->next_hand_seconds * 1000;
     lobby_cfg.empty_close_ms = cfg->empty_table_seconds * 1000;
     lobby_cfg.max_tables = cfg->max_tables;
-    a.lobby = lobby_create(&a.loop, &lobby_cfg);
-    if (a.lobby == NULL) {
-        log_error("cannot start the lobby");
+
+    store_options store_opts = store_options_default();
+    store_opts.durability = cfg->durability_full ? STORE_DURABILITY_FULL : STORE_DURABILITY_NORMAL;
+    store_opts.max_pages = cfg->db_max_pages;
+    store_error store_err;
+    a.store = store_open(&a.loop, cfg->db_path, &store_opts, &store_err);
+    if (a.store == NULL) {
+        log_error("cannot open the database %s: %s", cfg->db_path, store_err.message);
         close_loop(&a);
         return 1;
     }
+    store_recovery *recovery = NULL;
+    if (!store_recover(a.store, &recovery, &store_err)) {
+        log_error("cannot read the open tables from %s: %s", cfg->db_path, store_err.message);
+        store_close(a.store);
+        close_loop(&a);
+        return 1;
+    }
+    a.lobby = lobby_create(&a.loop, &lobby_cfg, a.store);
+    if (a.lobby == NULL) {
+        log_error("cannot start the lobby");
+        store_recovery_free(recovery);
+        store_close(a.store);
+        close_loop(&a);
+        return 1;
+    }
+    size_t reopened = lobby_restore(a.lobby, recovery);
+    log_info("database %s: %zu table(s) reopened, %zu unfinished hand(s) replayed", cfg->db_path, reopened,
+             recovery->n_unfinished_hands);
+    store_recovery_free(recovery);
     net_handlers handlers = lobby_handlers(a.lobby);
     a.net = net_start(&a.loop, &net_cfg, &handlers);
     if (!a.net) {
         lobby_shutdown(a.lobby);
         lobby_destroy(a.lobby);
+        store_close(a.store);
         close_loop(&a);
         return 1;
     }
@@ -154,6 +183,8 @@ static int serve(const config *cfg)
     a.net = NULL;
     lobby_destroy(a.lobby);
     a.lobby = NULL;
+    store_close(a.store);
+    a.store = NULL;
     int rc = close_loop(&a);
     log_info("stopped");
     return rc == 0 ? 0 : 1;

@@ -1,18 +1,27 @@
 /*
- * room — a table's seats, members, hands, timers and events.
+ * room — a table's seats, members, hands, timers, events and what it stores.
  *
  * Every event goes through broadcast(): it gets the next sequence number, is kept in a ring of
  * recent events (for members who resume) and is sent to each member with that member's own view
  * of the hand. The only timer-driven moves are the turn (a bot or the turn timer acts for the
- * seat to act), the pause between hands and the close of a table nobody is connected to.
+ * seat to act), the pause between hands, the retry of a paused table and the close of a table
+ * nobody is connected to.
+ *
+ * The hand's writes go one at a time (r->writing): an accepted action is applied to a copy of the
+ * hand, the copy becomes the hand only when the store has committed the action, and only then is
+ * the event broadcast. Members keep seeing the committed hand meanwhile, so nothing shown can be
+ * lost by a crash. Store callbacks may come after the owner destroyed the room: the room is freed
+ * only when its timers are closed and every write is answered.
  */
 #include "room.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "rng.h"
 
 #define ROOM_EVENT_RING 200
@@ -22,7 +31,15 @@ typedef struct seat_state {
     player *p;      /* the seated player, NULL for a bot seat or an empty one */
     bool bot;
     bool leaving;   /* its player left during the hand: the bot plays it to the end, then it is freed */
+    int64_t left_id; /* when leaving, the player who left: the hand's result is still theirs */
 } seat_state;
+
+typedef enum {
+    WRITE_NONE = 0,
+    WRITE_HAND_BEGIN, /* the new hand is in r->pending until its start is stored */
+    WRITE_ACTION,     /* r->pending is the hand with the action applied */
+    WRITE_HAND_FINISH /* the ending action (in r->pending, or none for a natural hand) with the ledger */
+} write_kind;
 
 typedef struct member {
     player *p;
@@ -45,7 +62,7 @@ struct room {
     int turn_seconds;
     char code[PROTO_CODE_LEN + 1];
     room_state state;
-    int host_id;                /* the host's player id, 0 when none */
+    int64_t host_id;            /* the host's player id, 0 when none */
     seat_state seats[GAME_SEATS];
     member members[ROOM_MAX_MEMBERS];
     int n_members;
@@ -60,8 +77,28 @@ struct room {
     uv_timer_t act_timer;       /* the seat to act: its turn timer, or a bot's pause */
     uv_timer_t next_hand_timer;
     uv_timer_t empty_timer;
+    uv_timer_t retry_timer;     /* a paused table tries its writes again */
     uint64_t turn_deadline_ms;  /* loop time the seat to act runs out of time, 0 if none */
-    int open_handles;           /* timers not yet closed; the room is freed at 0 */
+    uint64_t restored_until_ms; /* after a restart, absent players keep their own turn timer until then */
+    int open_handles;           /* timers not yet closed */
+    int writes;                 /* store requests not yet answered */
+    bool destroyed;             /* the owner let go; freed when open_handles and writes are 0 */
+    bool parked;                /* the server is stopping: nothing more is shown or scheduled */
+
+    /* what the store knows */
+    int64_t table_id;           /* 0 until the first save answers */
+    bool table_saving;          /* a save is in flight */
+    bool table_dirty;           /* the table changed since that save was asked */
+    int64_t hand_id;            /* the store's id of r->hand */
+    int64_t action_seq;         /* the hand's actions stored so far */
+    write_kind writing;
+    game_hand *pending;
+    int pending_seat;
+    json_t *pending_action;
+    bool pending_by_bot;
+    player *pending_player;     /* who sent it, answered once it is stored (NULL: a bot, or gone) */
+    json_t *pending_reply_id;   /* the id of their act message */
+    bool paused;                /* a write failed: the table waits for retry_timer */
 };
 
 /* --- small helpers --- */
@@ -103,9 +140,17 @@ static bool seat_covered_by_bot(const seat_state *s)
 
 static bool hand_on(const room *r) { return r->state == ROOM_PLAYING && r->hand != NULL; }
 
-static const char *player_ref(int id, char buf[16])
+/* The hand is being played and may take an action now (no write in flight, not paused). */
+static bool hand_open(const room *r)
 {
-    snprintf(buf, 16, "p%d", id);
+    return hand_on(r) && !r->game->is_over(r->hand) && r->writing == WRITE_NONE && !r->paused && !r->parked;
+}
+
+#define REF_SIZE 24
+
+static const char *player_ref(int64_t id, char buf[REF_SIZE])
+{
+    snprintf(buf, REF_SIZE, "p%" PRId64, id);
     return buf;
 }
 
@@ -116,7 +161,7 @@ static json_t *seats_json(const room *r)
     json_t *seats = json_array();
     for (int s = 0; s < GAME_SEATS; s++) {
         const seat_state *st = &r->seats[s];
-        char ref[16];
+        char ref[REF_SIZE];
         json_t *seat = json_pack("{s:i, s:b}", "seat", s, "bot", st->bot);
         if (st->p != NULL) {
             json_object_set_new(seat, "player", json_string(player_ref(st->p->id, ref)));
@@ -148,7 +193,7 @@ static json_t *turn_json(const room *r)
                      r->turn_deadline_ms > 0 ? json_integer((json_int_t)left) : json_null());
 }
 
-static const player *find_player_by_id(const room *r, int id)
+static const player *find_player_by_id(const room *r, int64_t id)
 {
     for (int i = 0; i < r->n_members; i++)
         if (r->members[i].p->id == id)
@@ -167,7 +212,7 @@ json_t *room_summary(const room *r)
 static json_t *info_json(const room *r)
 {
     json_t *info = room_summary(r);
-    char ref[16];
+    char ref[REF_SIZE];
     json_object_set_new(info, "host", r->host_id ? json_string(player_ref(r->host_id, ref)) : json_null());
     json_object_set_new(info, "turn_seconds", json_integer(r->turn_seconds));
     json_object_set_new(info, "banker", json_integer(r->banker));
@@ -212,6 +257,10 @@ static void send_snapshot(room *r, member *m, const json_t *id)
  * member with that member's own view; spectators all get one identical frame. */
 static void broadcast(room *r, json_t *event)
 {
+    if (r->parked) { /* the server is stopping: its members have been told */
+        json_decref(event);
+        return;
+    }
     r->seq++;
     stored_event *slot = &r->ring[r->seq % ROOM_EVENT_RING];
     free(slot->text);
@@ -273,47 +322,325 @@ static void broadcast(room *r, json_t *event)
 
 static json_t *event_with_player(const char *kind, const player *p)
 {
-    char ref[16];
+    char ref[REF_SIZE];
     return json_pack("{s:s, s:s, s:s}", "kind", kind, "player", player_ref(p->id, ref), "name", p->name);
 }
 
-/* --- turns, bots and timers --- */
+/* --- the store --- */
 
+static void save_table(room *r);
 static void schedule_turn(room *r);
-static void finish_hand(room *r);
 static void start_hand(room *r);
+static void finish_hand(room *r);
 static void update_empty_timer(room *r);
+static void on_retry_timer(uv_timer_t *timer);
 
-/* After an accepted action: tell everyone, then either end the hand or arm the next turn. */
-static void after_action(room *r, json_t *event)
+/* libuv 1.44 runs a timer re-armed with timeout 0 again in the same pass, so a chain of
+ * zero-delay bot moves would never let the loop reach I/O; 1 ms is the least that yields. */
+static uint64_t at_least_1ms(int ms) { return ms > 0 ? (uint64_t)ms : 1; }
+
+static const char *state_word(const room *r) { return state_name(r->state); }
+
+static void room_free_now(room *r)
 {
-    json_object_set_new(event, "kind", json_string("action"));
-    if (r->game->is_over(r->hand)) {
-        uv_timer_stop(&r->act_timer);
-        r->turn_deadline_ms = 0;
-        broadcast(r, event);
-        finish_hand(r);
+    if (r->hand != NULL)
+        r->game->hand_free(r->hand);
+    if (r->pending != NULL)
+        r->game->hand_free(r->pending);
+    json_decref(r->pending_action);
+    json_decref(r->pending_reply_id);
+    for (int i = 0; i < ROOM_EVENT_RING; i++)
+        free(r->ring[i].text);
+    json_decref(r->options);
+    free(r);
+}
+
+static void maybe_free(room *r)
+{
+    if (r->destroyed && r->open_handles == 0 && r->writes == 0)
+        room_free_now(r);
+}
+
+/* Every store callback starts here: false when the room is gone and only the bookkeeping remains. */
+static bool write_answered(room *r)
+{
+    r->writes--;
+    return !r->destroyed && !r->parked;
+}
+
+static void on_table_saved(void *ctx, const store_error *error, int64_t id)
+{
+    room *r = ctx;
+    r->writes--;
+    r->table_saving = false;
+    if (error->status == STORE_OK && r->table_id == 0)
+        r->table_id = id;
+    if (error->status != STORE_OK)
+        log_warn("table %s: saving it failed (%s): %s", r->code, store_status_name(error->status), error->message);
+    if (r->table_dirty && (error->status == STORE_OK || r->table_id != 0))
+        save_table(r); /* what changed meanwhile; also after the owner let go (its closing) */
+    maybe_free(r);
+}
+
+/* Saves seats, host, state, banker and multiplier. One save at a time: a table's first save
+ * creates it, so a second one asked before the id is known waits for it. */
+static void save_table(room *r)
+{
+    if (r->env.store == NULL)
+        return;
+    if (r->table_saving) {
+        r->table_dirty = true;
         return;
     }
+    store_table t = {.id = r->table_id,
+                     .options = r->options,
+                     .host_player_id = r->host_id,
+                     .is_public = r->is_public,
+                     .banker = r->banker,
+                     .multiplier = r->multiplier,
+                     .hands_played = (int64_t)r->hands_played,
+                     .turn_seconds = r->turn_seconds};
+    snprintf(t.game, sizeof t.game, "%s", r->game->name);
+    snprintf(t.code, sizeof t.code, "%s", r->code);
+    snprintf(t.state, sizeof t.state, "%s", state_word(r));
+    for (int s = 0; s < GAME_SEATS; s++) {
+        const seat_state *st = &r->seats[s];
+        if (st->leaving)
+            t.seats[s] = (store_seat){.player_id = st->left_id}; /* back in their seat after a restart */
+        else
+            t.seats[s] = (store_seat){.player_id = st->p != NULL ? st->p->id : 0, .bot = st->bot};
+    }
+    r->table_dirty = false;
+    if (store_table_save(r->env.store, &t, on_table_saved, r)) {
+        r->table_saving = true;
+        r->writes++;
+    }
+}
+
+/* A write failed: nothing of it was shown. The table waits and tries again. */
+static void pause_table(room *r, const store_error *error)
+{
+    log_warn("table %s paused: %s (%s)", r->code, error->message, store_status_name(error->status));
+    uv_timer_stop(&r->act_timer);
+    r->turn_deadline_ms = 0;
+    if (!r->paused)
+        broadcast(r, json_pack("{s:s, s:s, s:s, s:i}", "kind", "paused", "why",
+                               "The server cannot save moves right now; the table waits and tries again.", "store",
+                               store_status_name(error->status), "retry_ms", r->env.retry_ms));
+    r->paused = true;
+    uv_timer_start(&r->retry_timer, on_retry_timer, at_least_1ms(r->env.retry_ms), 0);
+}
+
+/* --- what happens after a write is committed --- */
+
+/* The action event, then the next turn. */
+static void action_committed(room *r, json_t *event)
+{
+    json_object_set_new(event, "kind", json_string("action"));
+    if (r->pending_by_bot)
+        json_object_set_new(event, "by_bot", json_true());
     schedule_turn(r);
     broadcast(r, event);
 }
 
+/* The acting player's answer to its act message: ok once the move is stored, else why not. */
+static void answer_pending(room *r, const store_error *error)
+{
+    player *p = r->pending_player;
+    json_t *id = r->pending_reply_id;
+    r->pending_player = NULL;
+    r->pending_reply_id = NULL;
+    if (p != NULL && player_connected(p) && !r->parked) {
+        json_t *reply = error->status == STORE_OK
+                            ? json_pack("{s:s}", "type", "ok")
+                            : json_pack("{s:s, s:s, s:s}", "type", "error", "code", "paused", "message",
+                                        "The move could not be recorded, so it was not made; the table is paused.");
+        if (id != NULL)
+            json_object_set(reply, "id", id);
+        send_json(r, p, reply);
+    }
+    json_decref(id);
+}
+
+static void take_pending(room *r)
+{
+    if (r->hand != NULL)
+        r->game->hand_free(r->hand);
+    r->hand = r->pending;
+    r->pending = NULL;
+    json_decref(r->pending_action);
+    r->pending_action = NULL;
+    r->action_seq++;
+}
+
+static void drop_pending(room *r)
+{
+    if (r->pending != NULL)
+        r->game->hand_free(r->pending);
+    r->pending = NULL;
+    json_decref(r->pending_action);
+    r->pending_action = NULL;
+}
+
+static void on_action_stored(void *ctx, const store_error *error)
+{
+    room *r = ctx;
+    bool live = write_answered(r);
+    r->writing = WRITE_NONE;
+    if (error->status != STORE_OK) {
+        drop_pending(r);
+        if (live)
+            pause_table(r, error);
+        answer_pending(r, error);
+        maybe_free(r);
+        return;
+    }
+    take_pending(r);
+    if (live)
+        action_committed(r, r->game->last_event(r->hand));
+    answer_pending(r, error);
+    maybe_free(r);
+}
+
+static void on_hand_finished(void *ctx, const store_error *error);
+
+/* The hand in r->hand (natural) or r->pending (ended by its last action) is over: store its end
+ * with the ledger rows and the table's next banker, then show it. */
+static void record_hand_end(room *r)
+{
+    const game_hand *over = r->pending != NULL ? r->pending : r->hand;
+    game_result result;
+    r->game->result(over, &result);
+    r->writing = WRITE_HAND_FINISH;
+    if (r->env.store == NULL) {
+        r->writes++;
+        on_hand_finished(r, &(store_error){.status = STORE_OK});
+        return;
+    }
+    store_ledger_entry entries[GAME_MAX_LEDGER_LINES];
+    for (int i = 0; i < result.n_lines; i++) {
+        const game_ledger_line *line = &result.lines[i];
+        const seat_state *st = &r->seats[line->seat];
+        entries[i] = (store_ledger_entry){.player_id = st->leaving ? st->left_id : st->p != NULL ? st->p->id : 0,
+                                          .seat = line->seat,
+                                          .units = line->units};
+        snprintf(entries[i].reason, sizeof entries[i].reason, "%s", line->reason);
+    }
+    json_t *result_json = r->game->result_json(over);
+    store_hand_end end = {.hand_id = r->hand_id,
+                          .last_seq = r->pending != NULL ? r->action_seq + 1 : 0,
+                          .last_seat = r->pending != NULL ? r->pending_seat : 0,
+                          .last_action = r->pending_action,
+                          .result = result_json,
+                          .entries = entries,
+                          .n_entries = (size_t)result.n_lines,
+                          .next_banker = result.next_banker,
+                          .next_multiplier = result.next_multiplier};
+    if (store_hand_finish(r->env.store, &end, on_hand_finished, r)) {
+        r->writes++;
+    } else {
+        r->writing = WRITE_NONE; /* the store is closing: the hand stays open for recovery */
+        drop_pending(r);
+    }
+    json_decref(result_json);
+}
+
+static void on_hand_finished(void *ctx, const store_error *error)
+{
+    room *r = ctx;
+    bool live = write_answered(r);
+    r->writing = WRITE_NONE;
+    if (error->status != STORE_OK) {
+        drop_pending(r);
+        if (live)
+            pause_table(r, error);
+        answer_pending(r, error);
+        maybe_free(r);
+        return;
+    }
+    bool by_action = r->pending != NULL;
+    if (by_action)
+        take_pending(r);
+    if (live) {
+        if (by_action) {
+            json_t *event = r->game->last_event(r->hand);
+            json_object_set_new(event, "kind", json_string("action"));
+            if (r->pending_by_bot)
+                json_object_set_new(event, "by_bot", json_true());
+            uv_timer_stop(&r->act_timer);
+            r->turn_deadline_ms = 0;
+            broadcast(r, event);
+        }
+        finish_hand(r);
+        answer_pending(r, error);
+    } else {
+        answer_pending(r, error);
+        /* committed while stopping: keep the memory consistent, show nothing */
+        game_result result;
+        r->game->result(r->hand, &result);
+        r->banker = result.next_banker;
+        r->multiplier = result.next_multiplier;
+    }
+    maybe_free(r);
+}
+
+/* Applies seat's action to a copy of the hand and stores it; the copy becomes the hand once
+ * committed. NULL when accepted (the event follows the commit), else the engine's refusal. */
+static const char *play(room *r, int seat, const json_t *action, player *by, const json_t *id, char *msg,
+                        size_t msg_size)
+{
+    game_hand *next = r->game->hand_copy(r->hand);
+    if (next == NULL)
+        return FAIL("internal", "The server is out of memory.");
+    const char *error = r->game->act(next, seat, action, msg, msg_size);
+    if (error != NULL) {
+        r->game->hand_free(next);
+        return error;
+    }
+    uv_timer_stop(&r->act_timer);
+    r->turn_deadline_ms = 0;
+    r->pending = next;
+    r->pending_seat = seat;
+    r->pending_action = json_deep_copy(action);
+    r->pending_by_bot = by == NULL;
+    r->pending_player = by;
+    r->pending_reply_id = id != NULL ? json_incref((json_t *)id) : NULL;
+    if (r->game->is_over(next)) {
+        record_hand_end(r);
+        return NULL;
+    }
+    r->writing = WRITE_ACTION;
+    r->writes++;
+    if (r->env.store == NULL) {
+        on_action_stored(r, &(store_error){.status = STORE_OK});
+        return NULL;
+    }
+    if (!store_action_append(r->env.store, r->hand_id, r->action_seq + 1, seat, r->pending_action, on_action_stored,
+                             r)) {
+        r->writes--;
+        r->writing = WRITE_NONE;
+        drop_pending(r);
+        json_decref(r->pending_reply_id);
+        r->pending_reply_id = NULL;
+        r->pending_player = NULL;
+        return FAIL("unavailable", "The server is stopping; the move was not made.");
+    }
+    return NULL;
+}
+
+/* --- turns, bots and timers --- */
+
 /* Plays the bot's action for the seat to act (a bot's seat, an absent player's, or a timeout). */
 static void bot_acts(room *r)
 {
-    if (!hand_on(r) || r->game->is_over(r->hand))
+    if (!hand_open(r))
         return;
     int seat = r->game->to_act(r->hand);
     json_t *action = r->game->bot_action(r->hand, seat);
     char msg[GAME_MESSAGE_SIZE];
-    const char *error = action != NULL ? r->game->act(r->hand, seat, action, msg, sizeof msg) : "no_action";
+    if (action != NULL)
+        play(r, seat, action, NULL, NULL, msg, sizeof msg); /* the bot chooses among the legal actions */
     json_decref(action);
-    if (error != NULL)
-        return; /* the bot chooses among the legal actions, so this does not happen */
-    json_t *event = r->game->last_event(r->hand);
-    json_object_set_new(event, "by_bot", json_true());
-    after_action(r, event);
 }
 
 static void on_act_timer(uv_timer_t *timer)
@@ -323,23 +650,22 @@ static void on_act_timer(uv_timer_t *timer)
     bot_acts(r);
 }
 
-/* libuv 1.44 runs a timer re-armed with timeout 0 again in the same pass, so a chain of
- * zero-delay bot moves would never let the loop reach I/O; 1 ms is the least that yields. */
-static uint64_t at_least_1ms(int ms) { return ms > 0 ? (uint64_t)ms : 1; }
-
-/* Arms the timer for the seat to act: a short pause for a bot, the turn timer for a person. */
+/* Arms the timer for the seat to act: a short pause for a bot, the turn timer for a person (also
+ * for one not yet back after a restart, for a while). */
 static void schedule_turn(room *r)
 {
     uv_timer_stop(&r->act_timer);
     r->turn_deadline_ms = 0;
-    if (!hand_on(r) || r->game->is_over(r->hand))
+    if (!hand_open(r))
         return;
     const seat_state *s = &r->seats[r->game->to_act(r->hand)];
-    if (seat_covered_by_bot(s)) {
+    uint64_t now = uv_now(r->env.loop);
+    bool waiting_for_return = s->p != NULL && !s->leaving && now < r->restored_until_ms;
+    if (seat_covered_by_bot(s) && !waiting_for_return) {
         uv_timer_start(&r->act_timer, on_act_timer, at_least_1ms(r->env.bot_delay_ms), 0);
     } else {
         uint64_t ms = (uint64_t)r->turn_seconds * 1000;
-        r->turn_deadline_ms = uv_now(r->env.loop) + ms;
+        r->turn_deadline_ms = now + ms;
         uv_timer_start(&r->act_timer, on_act_timer, ms, 0);
     }
 }
@@ -351,6 +677,22 @@ static void on_next_hand_timer(uv_timer_t *timer)
         start_hand(r);
 }
 
+/* A paused table tries again: the hand's start, its end, or the turn (whose action is redone). */
+static void on_retry_timer(uv_timer_t *timer)
+{
+    room *r = timer->data;
+    if (!r->paused || r->parked)
+        return;
+    r->paused = false;
+    broadcast(r, json_pack("{s:s}", "kind", "resumed"));
+    if (r->state != ROOM_PLAYING)
+        start_hand(r);
+    else if (r->game->is_over(r->hand))
+        record_hand_end(r); /* a natural hand whose end was not stored */
+    else
+        schedule_turn(r);
+}
+
 static bool all_seats_filled(const room *r)
 {
     for (int s = 0; s < GAME_SEATS; s++)
@@ -359,20 +701,13 @@ static bool all_seats_filled(const room *r)
     return true;
 }
 
-static void start_hand(room *r)
+static void hand_begun(room *r)
 {
-    uv_timer_stop(&r->next_hand_timer);
-    if (!all_seats_filled(r)) {
-        r->state = ROOM_WAITING;
-        broadcast(r, json_pack("{s:s, s:s}", "kind", "waiting", "why", "A seat is empty: the host fills it and starts."));
-        return;
-    }
-    game_hand *hand = r->game->hand_new(r->options, rng_next(&r->rng), r->banker, r->multiplier);
-    if (hand == NULL)
-        return;
     if (r->hand != NULL)
         r->game->hand_free(r->hand);
-    r->hand = hand;
+    r->hand = r->pending;
+    r->pending = NULL;
+    r->action_seq = 0;
     r->hands_played++;
     r->state = ROOM_PLAYING;
     for (int i = 0; i < r->n_members; i++)
@@ -380,8 +715,77 @@ static void start_hand(room *r)
     schedule_turn(r);
     broadcast(r, json_pack("{s:s, s:I, s:i, s:I}", "kind", "hand_started", "hand", (json_int_t)r->hands_played,
                            "banker", r->banker, "multiplier", (json_int_t)r->multiplier));
-    if (r->game->is_over(hand)) /* a natural hand ends it before any action */
-        finish_hand(r);
+    save_table(r);
+    if (r->game->is_over(r->hand)) /* a natural hand ends it before any action */
+        record_hand_end(r);
+}
+
+static void on_hand_begun(void *ctx, const store_error *error, int64_t id)
+{
+    room *r = ctx;
+    bool live = write_answered(r);
+    r->writing = WRITE_NONE;
+    if (error->status == STORE_CONFLICT && live) {
+        /* the number is taken (a save of hands_played lost in a crash): take the next one */
+        r->hands_played++;
+        drop_pending(r);
+        start_hand(r);
+    } else if (error->status != STORE_OK) {
+        drop_pending(r);
+        if (live)
+            pause_table(r, error);
+    } else if (live) {
+        r->hand_id = id;
+        hand_begun(r);
+    } else {
+        drop_pending(r);
+    }
+    maybe_free(r);
+}
+
+static void start_hand(room *r)
+{
+    uv_timer_stop(&r->next_hand_timer);
+    if (r->writing != WRITE_NONE || r->paused || r->parked)
+        return;
+    if (!all_seats_filled(r)) {
+        r->state = ROOM_WAITING;
+        broadcast(r, json_pack("{s:s, s:s}", "kind", "waiting", "why", "A seat is empty: the host fills it and starts."));
+        save_table(r);
+        return;
+    }
+    uint64_t seed = rng_next(&r->rng);
+    game_hand *hand = r->game->hand_new(r->options, seed, r->banker, r->multiplier);
+    if (hand == NULL)
+        return;
+    r->pending = hand;
+    r->writing = WRITE_HAND_BEGIN;
+    if (r->env.store == NULL) {
+        r->writing = WRITE_NONE;
+        hand_begun(r);
+        return;
+    }
+    if (r->table_id == 0) { /* the table's first save failed: try it again, then the hand */
+        drop_pending(r);
+        r->writing = WRITE_NONE;
+        save_table(r);
+        pause_table(r, &(store_error){.status = STORE_IO, .message = "The table is not saved yet."});
+        return;
+    }
+    json_t *deal = r->game->deal_json(hand);
+    store_hand_start start = {.table_id = r->table_id,
+                              .number = (int64_t)r->hands_played + 1,
+                              .seed = seed,
+                              .deal = deal,
+                              .banker = r->banker,
+                              .multiplier = r->multiplier};
+    if (store_hand_begin(r->env.store, &start, on_hand_begun, r)) {
+        r->writes++;
+    } else {
+        drop_pending(r);
+        r->writing = WRITE_NONE;
+    }
+    json_decref(deal);
 }
 
 /* Ends a membership (the player left or is gone) and tells the owner, who may free the player. */
@@ -391,6 +795,8 @@ static void drop_member(room *r, player *p)
     if (m == NULL)
         return;
     *m = r->members[--r->n_members];
+    if (r->pending_player == p)
+        r->pending_player = NULL; /* no answer to someone who left */
     for (int i = 0; i < p->n_rooms; i++)
         if (p->rooms[i] == r) {
             p->rooms[i] = p->rooms[--p->n_rooms];
@@ -404,11 +810,12 @@ static void free_leaving_seats(room *r)
     for (int s = 0; s < GAME_SEATS; s++) {
         if (!r->seats[s].leaving)
             continue;
-        r->seats[s] = (seat_state){.p = NULL, .bot = false, .leaving = false};
+        r->seats[s] = (seat_state){0};
         broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", s));
     }
 }
 
+/* The hand's end is stored: show the result and carry the bank to the next hand. */
 static void finish_hand(room *r)
 {
     uv_timer_stop(&r->act_timer);
@@ -425,6 +832,7 @@ static void finish_hand(room *r)
                            (json_int_t)r->scores[0], (json_int_t)r->scores[1], (json_int_t)r->scores[2],
                            (json_int_t)r->scores[3], "next_hand_ms", r->env.next_hand_ms));
     free_leaving_seats(r);
+    save_table(r);
     uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
 }
 
@@ -443,14 +851,14 @@ static void update_empty_timer(room *r)
             uv_timer_stop(&r->empty_timer);
             return;
         }
-    if (!uv_is_active((uv_handle_t *)&r->empty_timer) && r->state != ROOM_CLOSED)
+    if (!uv_is_active((uv_handle_t *)&r->empty_timer) && r->state != ROOM_CLOSED && !r->parked)
         uv_timer_start(&r->empty_timer, on_empty_timer, (uint64_t)r->env.empty_close_ms, 0);
 }
 
 /* --- life cycle --- */
 
-room *room_create(const room_env *env, const game_ops *game, json_t *options, bool is_public, int turn_seconds,
-                  const char *code, uint64_t seed)
+static room *room_new(const room_env *env, const game_ops *game, json_t *options, bool is_public, int turn_seconds,
+                      const char *code, uint64_t seed)
 {
     room *r = calloc(1, sizeof *r);
     if (r == NULL)
@@ -462,13 +870,94 @@ room *room_create(const room_env *env, const game_ops *game, json_t *options, bo
     r->turn_seconds = turn_seconds;
     snprintf(r->code, sizeof r->code, "%s", code);
     rng_seed(&r->rng, seed);
-    r->banker = game->first_banker(rng_next(&r->rng));
     r->multiplier = 2;
-    uv_timer_t *timers[] = {&r->act_timer, &r->next_hand_timer, &r->empty_timer};
-    for (int i = 0; i < 3; i++) {
+    uv_timer_t *timers[] = {&r->act_timer, &r->next_hand_timer, &r->empty_timer, &r->retry_timer};
+    for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++) {
         uv_timer_init(env->loop, timers[i]);
         timers[i]->data = r;
         r->open_handles++;
+    }
+    return r;
+}
+
+room *room_create(const room_env *env, const game_ops *game, json_t *options, bool is_public, int turn_seconds,
+                  const char *code, uint64_t seed)
+{
+    room *r = room_new(env, game, options, is_public, turn_seconds, code, seed);
+    if (r == NULL)
+        return NULL;
+    r->banker = game->first_banker(rng_next(&r->rng));
+    save_table(r);
+    update_empty_timer(r);
+    return r;
+}
+
+/* Rebuilds the unfinished hand from its seed and stored actions; false if one is refused. */
+static bool replay_hand(room *r, const store_hand *h, char *msg, size_t msg_size)
+{
+    game_hand *hand = r->game->hand_new(r->options, h->seed, h->banker, h->multiplier);
+    if (hand == NULL) {
+        snprintf(msg, msg_size, "hand %" PRId64 " cannot start again (out of memory)", h->number);
+        return false;
+    }
+    for (size_t i = 0; i < h->n_actions; i++) {
+        char why[GAME_MESSAGE_SIZE];
+        const store_action *a = &h->actions[i];
+        const char *error = r->game->act(hand, a->seat, a->action, why, sizeof why);
+        if (error != NULL) {
+            snprintf(msg, msg_size, "hand %" PRId64 ": stored action %" PRId64 " is refused (%s: %s)", h->number,
+                     a->seq, error, why);
+            r->game->hand_free(hand);
+            return false;
+        }
+    }
+    r->hand = hand;
+    r->hand_id = h->id;
+    r->action_seq = (int64_t)h->n_actions;
+    r->banker = h->banker;
+    r->multiplier = h->multiplier;
+    return true;
+}
+
+room *room_restore(const room_env *env, const game_ops *game, const store_open_table *t, player *const seated[GAME_SEATS],
+                   uint64_t seed, char *msg, size_t msg_size)
+{
+    const store_table *st = &t->table;
+    room *r = room_new(env, game, st->options, st->is_public, st->turn_seconds, st->code, seed);
+    if (r == NULL) {
+        snprintf(msg, msg_size, "out of memory");
+        return NULL;
+    }
+    r->table_id = st->id;
+    r->banker = st->banker;
+    r->multiplier = st->multiplier;
+    r->hands_played = (uint64_t)st->hands_played;
+    for (int s = 0; s < GAME_SEATS; s++) {
+        r->scores[s] = t->scores[s];
+        r->seats[s] = (seat_state){.p = seated[s], .bot = seated[s] == NULL && st->seats[s].bot};
+    }
+    if (t->hand != NULL && !replay_hand(r, t->hand, msg, msg_size)) {
+        room_destroy(r);
+        return NULL;
+    }
+    r->state = t->hand != NULL ? ROOM_PLAYING : strcmp(st->state, "waiting") == 0 ? ROOM_WAITING : ROOM_BETWEEN_HANDS;
+    for (int s = 0; s < GAME_SEATS; s++) {
+        player *p = seated[s];
+        if (p == NULL || find_member(r, p) != NULL || p->n_rooms >= PLAYER_MAX_ROOMS || r->n_members >= ROOM_MAX_MEMBERS)
+            continue;
+        r->members[r->n_members++] = (member){.p = p};
+        p->rooms[p->n_rooms++] = r;
+        if (p->id == st->host_player_id)
+            r->host_id = p->id;
+    }
+    r->restored_until_ms = uv_now(env->loop) + (uint64_t)r->turn_seconds * 1000;
+    if (r->state == ROOM_PLAYING) {
+        if (r->game->is_over(r->hand))
+            record_hand_end(r); /* a natural hand whose end was not stored */
+        else
+            schedule_turn(r);
+    } else if (r->state == ROOM_BETWEEN_HANDS) {
+        uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
     }
     update_empty_timer(r);
     return r;
@@ -477,34 +966,49 @@ room *room_create(const room_env *env, const game_ops *game, json_t *options, bo
 static void on_timer_closed(uv_handle_t *handle)
 {
     room *r = handle->data;
-    if (--r->open_handles == 0)
-        free(r);
+    r->open_handles--;
+    maybe_free(r);
 }
 
 void room_destroy(room *r)
 {
-    if (r->hand != NULL)
-        r->game->hand_free(r->hand);
-    r->hand = NULL;
-    for (int i = 0; i < ROOM_EVENT_RING; i++)
-        free(r->ring[i].text);
-    json_decref(r->options);
+    r->destroyed = true;
     uv_close((uv_handle_t *)&r->act_timer, on_timer_closed);
     uv_close((uv_handle_t *)&r->next_hand_timer, on_timer_closed);
     uv_close((uv_handle_t *)&r->empty_timer, on_timer_closed);
+    uv_close((uv_handle_t *)&r->retry_timer, on_timer_closed);
+}
+
+static void stop_timers(room *r)
+{
+    uv_timer_stop(&r->act_timer);
+    uv_timer_stop(&r->next_hand_timer);
+    uv_timer_stop(&r->empty_timer);
+    uv_timer_stop(&r->retry_timer);
+    r->turn_deadline_ms = 0;
 }
 
 void room_close(room *r, const char *why)
 {
     if (r->state == ROOM_CLOSED)
         return;
-    uv_timer_stop(&r->act_timer);
-    uv_timer_stop(&r->next_hand_timer);
-    uv_timer_stop(&r->empty_timer);
+    stop_timers(r);
     broadcast(r, json_pack("{s:s, s:s}", "kind", "closing", "why", why));
     r->state = ROOM_CLOSED;
     for (int s = 0; s < GAME_SEATS; s++)
         r->seats[s].p = NULL;
+    while (r->n_members > 0)
+        drop_member(r, r->members[r->n_members - 1].p);
+    save_table(r);
+}
+
+void room_park(room *r, const char *why)
+{
+    if (r->state == ROOM_CLOSED || r->parked)
+        return;
+    stop_timers(r);
+    broadcast(r, json_pack("{s:s, s:s}", "kind", "parked", "why", why));
+    r->parked = true;
     while (r->n_members > 0)
         drop_member(r, r->members[r->n_members - 1].p);
 }
@@ -514,13 +1018,20 @@ bool room_is_public(const room *r) { return r->is_public; }
 room_state room_get_state(const room *r) { return r->state; }
 size_t room_member_count(const room *r) { return (size_t)r->n_members; }
 uint64_t room_hands_played(const room *r) { return r->hands_played; }
+bool room_has_member(const room *r, const player *p) { return find_member(r, p) != NULL; }
+const game_ops *room_game(const room *r) { return r->game; }
+const json_t *room_options(const room *r) { return r->options; }
+int64_t room_table_id(const room *r) { return r->table_id; }
 
 /* --- commands --- */
+
+/* Seats change only between hands, and not while a hand's start is being stored. */
+static bool seats_locked(const room *r) { return r->state == ROOM_PLAYING || r->writing != WRITE_NONE; }
 
 const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg, size_t msg_size)
 {
     member *m = find_member(r, p);
-    if (seat >= 0 && (m != NULL || seat_filled(&r->seats[seat]) || r->state == ROOM_PLAYING))
+    if (seat >= 0 && (m != NULL || seat_filled(&r->seats[seat]) || seats_locked(r)))
         return FAIL("seat_taken", "Seat %d is not free.", seat);
     if (m == NULL) {
         if (r->n_members >= ROOM_MAX_MEMBERS)
@@ -530,13 +1041,18 @@ const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg,
         m = &r->members[r->n_members++];
         *m = (member){.p = p};
         p->rooms[p->n_rooms++] = r;
-        if (r->host_id == 0)
+        bool changed = seat >= 0;
+        if (r->host_id == 0) {
             r->host_id = p->id;
+            changed = true;
+        }
         if (seat >= 0)
             r->seats[seat].p = p;
         json_t *event = event_with_player("joined", p);
         json_object_set_new(event, "seat", seat >= 0 ? json_integer(seat) : json_null());
         broadcast(r, event);
+        if (changed)
+            save_table(r);
     }
     update_empty_timer(r);
     send_snapshot(r, m, id);
@@ -556,7 +1072,7 @@ static void pass_host(room *r, const player *leaving)
         if (r->members[i].p != leaving)
             r->host_id = r->members[i].p->id;
     if (r->host_id != 0) {
-        char ref[16];
+        char ref[REF_SIZE];
         broadcast(r, json_pack("{s:s, s:s}", "kind", "host", "player", player_ref(r->host_id, ref)));
     }
 }
@@ -566,9 +1082,9 @@ static void leave(room *r, player *p)
 {
     int seat = seat_of(r, p);
     pass_host(r, p);
-    if (seat >= 0 && hand_on(r)) {
-        r->seats[seat] = (seat_state){.p = NULL, .bot = true, .leaving = true};
-        if (r->game->to_act(r->hand) == seat)
+    if (seat >= 0 && seats_locked(r)) {
+        r->seats[seat] = (seat_state){.p = NULL, .bot = true, .leaving = true, .left_id = p->id};
+        if (hand_open(r) && r->game->to_act(r->hand) == seat)
             schedule_turn(r);
     } else if (seat >= 0) {
         r->seats[seat].p = NULL;
@@ -576,6 +1092,7 @@ static void leave(room *r, player *p)
     }
     broadcast(r, event_with_player("left", p));
     drop_member(r, p);
+    save_table(r);
     update_empty_timer(r);
 }
 
@@ -593,7 +1110,7 @@ const char *room_take_seat(room *r, player *p, int seat, char *msg, size_t msg_s
         return FAIL("not_at_table", "You have not joined table %s.", r->code);
     if (seat_of(r, p) >= 0)
         return FAIL("already_seated", "You already have seat %d at this table.", seat_of(r, p));
-    if (r->state == ROOM_PLAYING)
+    if (seats_locked(r))
         return FAIL("hand_in_progress", "Seats change between hands.");
     if (seat_filled(&r->seats[seat]))
         return FAIL("seat_taken", "Seat %d is taken.", seat);
@@ -601,6 +1118,7 @@ const char *room_take_seat(room *r, player *p, int seat, char *msg, size_t msg_s
     json_t *event = event_with_player("seat_taken", p);
     json_object_set_new(event, "seat", json_integer(seat));
     broadcast(r, event);
+    save_table(r);
     return NULL;
 }
 
@@ -609,10 +1127,11 @@ const char *room_leave_seat(room *r, player *p, char *msg, size_t msg_size)
     int seat = seat_of(r, p);
     if (seat < 0)
         return FAIL("not_seated", "You have no seat at this table.");
-    if (r->state == ROOM_PLAYING)
+    if (seats_locked(r))
         return FAIL("hand_in_progress", "Seats change between hands; leaving the table hands your seat to a bot.");
     r->seats[seat].p = NULL;
     broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", seat));
+    save_table(r);
     return NULL;
 }
 
@@ -630,7 +1149,7 @@ static const char *bot_seat_change(room *r, const player *p, int seat, bool add,
     const char *error = host_only(r, p, msg, msg_size);
     if (error != NULL)
         return error;
-    if (r->state == ROOM_PLAYING)
+    if (seats_locked(r))
         return FAIL("hand_in_progress", "Seats change between hands.");
     if (add && seat_filled(&r->seats[seat]))
         return FAIL("seat_taken", "Seat %d is taken.", seat);
@@ -638,6 +1157,7 @@ static const char *bot_seat_change(room *r, const player *p, int seat, bool add,
         return FAIL("seat_empty", "Seat %d has no bot.", seat);
     r->seats[seat].bot = add;
     broadcast(r, json_pack("{s:s, s:i}", "kind", add ? "bot_added" : "bot_removed", "seat", seat));
+    save_table(r);
     return NULL;
 }
 
@@ -656,8 +1176,10 @@ const char *room_start(room *r, player *p, char *msg, size_t msg_size)
     const char *error = host_only(r, p, msg, msg_size);
     if (error != NULL)
         return error;
-    if (r->state == ROOM_PLAYING)
+    if (seats_locked(r))
         return FAIL("hand_in_progress", "A hand is being played.");
+    if (r->paused)
+        return FAIL("paused", "The table is paused: the server cannot save right now. It tries again shortly.");
     if (!all_seats_filled(r))
         return FAIL("table_not_full", "A hand starts with all four seats filled (players or bots).");
     start_hand(r);
@@ -671,7 +1193,7 @@ const char *room_ready(room *r, player *p, char *msg, size_t msg_size)
         return FAIL("not_at_table", "You have not joined table %s.", r->code);
     if (seat_of(r, p) < 0)
         return FAIL("not_seated", "You have no seat at this table.");
-    if (r->state != ROOM_BETWEEN_HANDS)
+    if (r->state != ROOM_BETWEEN_HANDS || r->writing != WRITE_NONE)
         return FAIL("hand_in_progress", "Ready is for the pause between hands.");
     m->ready = true;
     broadcast(r, json_pack("{s:s, s:i}", "kind", "ready", "seat", seat_of(r, p)));
@@ -684,27 +1206,27 @@ const char *room_ready(room *r, player *p, char *msg, size_t msg_size)
     return NULL;
 }
 
-const char *room_act(room *r, player *p, const json_t *action, char *msg, size_t msg_size)
+const char *room_act(room *r, player *p, const json_t *action, const json_t *id, char *msg, size_t msg_size)
 {
     int seat = seat_of(r, p);
     if (find_member(r, p) == NULL)
         return FAIL("not_at_table", "You have not joined table %s.", r->code);
     if (seat < 0)
         return FAIL("not_seated", "Spectators watch; only seated players act.");
-    if (!hand_on(r) || r->game->is_over(r->hand))
+    if (!hand_on(r) || (r->game->is_over(r->hand) && r->writing == WRITE_NONE))
         return FAIL("no_hand", "No hand is being played.");
-    const char *error = r->game->act(r->hand, seat, action, msg, msg_size);
-    if (error != NULL)
-        return error;
-    after_action(r, r->game->last_event(r->hand));
-    return NULL;
+    if (r->paused)
+        return FAIL("paused", "The table is paused: the server cannot save moves right now. It tries again shortly.");
+    if (r->writing != WRITE_NONE)
+        return FAIL("busy", "The last move is still being recorded; wait for its event.");
+    return play(r, seat, action, p, id, msg, msg_size);
 }
 
 const char *room_chat(room *r, player *p, const char *text, char *msg, size_t msg_size)
 {
     if (find_member(r, p) == NULL)
         return FAIL("not_at_table", "You have not joined table %s.", r->code);
-    char ref[16];
+    char ref[REF_SIZE];
     broadcast(r, json_pack("{s:s, s:s, s:s, s:s}", "kind", "chat", "player", player_ref(p->id, ref), "from", p->name,
                            "text", text));
     return NULL;
@@ -731,7 +1253,7 @@ void room_player_connected(room *r, player *p, const json_t *id)
     send_snapshot(r, m, id);
     int seat = seat_of(r, p);
     if (seat >= 0) {
-        if (hand_on(r) && r->game->to_act(r->hand) == seat)
+        if (hand_open(r) && r->game->to_act(r->hand) == seat)
             schedule_turn(r); /* back for its own turn: a person's timer again */
         broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 1));
     }
@@ -746,7 +1268,7 @@ void room_player_disconnected(room *r, player *p)
         update_empty_timer(r);
         return;
     }
-    if (hand_on(r) && r->game->to_act(r->hand) == seat)
+    if (hand_open(r) && r->game->to_act(r->hand) == seat && r->restored_until_ms <= uv_now(r->env.loop))
         schedule_turn(r); /* the bot covers the turn */
     broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 0));
     update_empty_timer(r);

@@ -4,6 +4,12 @@
  * multiplier, scores). It decides whose turn it is, runs the turn timer and the bots, and sends
  * every member its own view of each event, numbered by the table's sequence.
  *
+ * Persistence (DESIGN.md, "Flow of one move"): with a store, the table is saved when its seats,
+ * host or state change; a hand's start, each accepted action, and a hand's end with its ledger
+ * rows are stored and committed before anyone is told. While such a write is in flight the hand
+ * takes no other action; if it fails, nothing was shown, the table pauses and retries. Without a
+ * store (tests, fuzzing) the same steps complete at once.
+ *
  * Game-agnostic: the game is reached only through game_ops. Every function here runs on the
  * loop thread. Commands return NULL when done, or a stable error code with a sentence in msg,
  * and change nothing when refused.
@@ -20,6 +26,7 @@
 
 #include "game.h"
 #include "player.h"
+#include "store.h"
 
 typedef struct room room;
 
@@ -36,21 +43,37 @@ typedef struct room_env {
     int bot_delay_ms;        /* a bot's pause before acting, so people can follow */
     int next_hand_ms;        /* pause between hands unless everyone is ready */
     int empty_close_ms;      /* a table with nobody connected closes after this */
+    int retry_ms;            /* a paused table (its writes failed) tries again after this */
+    store *store;            /* NULL: nothing is kept */
 } room_env;
 
 typedef enum { ROOM_WAITING = 0, ROOM_PLAYING, ROOM_BETWEEN_HANDS, ROOM_CLOSED } room_state;
 
 room *room_create(const room_env *env, const game_ops *game, json_t *options, bool is_public, int turn_seconds,
                   const char *code, uint64_t seed);
-/* Frees everything; members are not told (see room_close). */
+/* A table the store kept (store_recover), reopened with its seats, banker, multiplier, scores and
+ * its unfinished hand replayed: seated[s] is the player of seat s (made by the owner, not
+ * connected) or NULL. The seated players become members; their turns get the full turn timer for
+ * a while so they can reconnect. NULL with the reason in msg if the hand does not replay. */
+room *room_restore(const room_env *env, const game_ops *game, const store_open_table *t, player *const seated[GAME_SEATS],
+                   uint64_t seed, char *msg, size_t msg_size);
+/* Frees everything once its writes in flight are answered; members are not told (see room_close). */
 void room_destroy(room *r);
-/* Tells every member the table is closing and ends every membership. */
+/* Tells every member the table is closing, ends every membership and records it closed. */
 void room_close(room *r, const char *why);
+/* For a server stopping with a store: tells every member the table will be back after the
+ * restart and ends every membership, leaving the stored table open for recovery. */
+void room_park(room *r, const char *why);
 
 const char *room_code(const room *r);
 bool room_is_public(const room *r);
 room_state room_get_state(const room *r);
 size_t room_member_count(const room *r);
+bool room_has_member(const room *r, const player *p);
+const game_ops *room_game(const room *r);
+const json_t *room_options(const room *r);
+/* The store's id of the table, 0 until stored (always 0 without a store). */
+int64_t room_table_id(const room *r);
 /* The lobby's summary of the table. */
 json_t *room_summary(const room *r);
 
@@ -63,7 +86,9 @@ const char *room_add_bot(room *r, player *p, int seat, char *msg, size_t msg_siz
 const char *room_remove_bot(room *r, player *p, int seat, char *msg, size_t msg_size);
 const char *room_start(room *r, player *p, char *msg, size_t msg_size);
 const char *room_ready(room *r, player *p, char *msg, size_t msg_size);
-const char *room_act(room *r, player *p, const json_t *action, char *msg, size_t msg_size);
+/* An accepted action is answered later, to p, by {"type":"ok","id":id} once it is stored (or an
+ * error if it could not be); a refused one returns its error now. */
+const char *room_act(room *r, player *p, const json_t *action, const json_t *id, char *msg, size_t msg_size);
 const char *room_chat(room *r, player *p, const char *text, char *msg, size_t msg_size);
 
 /* The player's connection came or went; on coming back it is sent what it missed and a snapshot. */

@@ -440,7 +440,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     config.max_tables = 3;        /* so too_many_tables is reachable */
     config.reconnect_seconds = 2; /* so a few sweeps free a player who dropped */
     config.rate_burst = 100;
-    lobby *l = lobby_create(&loop, &config);
+    lobby *l = lobby_create(&loop, &config, NULL);
     FUZZ_CHECK(l != NULL, "no lobby");
     net_handlers h = lobby_handlers(l);
 

@@ -72,7 +72,15 @@ static bool find_listen_line(server_process *server)
     return found;
 }
 
-static void exec_server(const char *binary, const char *const extra_args[], const char *log_path)
+static bool has_db_flag(const char *const extra_args[])
+{
+    for (int i = 0; extra_args && extra_args[i]; i++)
+        if (strcmp(extra_args[i], "--db") == 0)
+            return true;
+    return false;
+}
+
+static void exec_server(const char *binary, const char *const extra_args[], const char *log_path, const char *db_path)
 {
     const char *argv[64];
     int argc = 0;
@@ -81,6 +89,10 @@ static void exec_server(const char *binary, const char *const extra_args[], cons
     argv[argc++] = "0";
     argv[argc++] = "--bind";
     argv[argc++] = "127.0.0.1";
+    if (db_path[0]) {
+        argv[argc++] = "--db";
+        argv[argc++] = db_path;
+    }
     for (int i = 0; extra_args && extra_args[i] && argc < 62; i++)
         argv[argc++] = extra_args[i];
     argv[argc] = NULL;
@@ -105,12 +117,18 @@ bool server_process_start(server_process *server, const char *binary,
     if (fd < 0)
         return false;
     close(fd);
+    if (!has_db_flag(extra_args)) { /* a database of its own, so tests never share one */
+        snprintf(server->db_dir, sizeof server->db_dir, "/tmp/teahouse-db-XXXXXX");
+        if (mkdtemp(server->db_dir) == NULL)
+            return false;
+        snprintf(server->db_path, sizeof server->db_path, "%s/teahouse.db", server->db_dir);
+    }
 
     pid_t pid = fork();
     if (pid < 0)
         return false;
     if (pid == 0)
-        exec_server(binary, extra_args, server->log_path);
+        exec_server(binary, extra_args, server->log_path, server->db_path);
     server->pid = pid;
 
     for (int waited = 0; waited < timeout_ms; waited += 10) {
@@ -160,4 +178,13 @@ void server_process_cleanup(server_process *server)
     }
     if (server->log_path[0])
         unlink(server->log_path);
+    if (server->db_dir[0]) {
+        static const char *const SUFFIXES[] = {"", "-wal", "-shm", "-journal"};
+        for (size_t i = 0; i < sizeof SUFFIXES / sizeof SUFFIXES[0]; i++) {
+            char path[sizeof server->db_path + 16];
+            snprintf(path, sizeof path, "%s%s", server->db_path, SUFFIXES[i]);
+            unlink(path);
+        }
+        rmdir(server->db_dir);
+    }
 }

@@ -1,8 +1,9 @@
 /*
  * server_process — starts the real teahouse binary for a test and stops it again.
  *
- * The server is started with --port 0 --bind 127.0.0.1 (plus the test's own flags) and its
- * stderr goes to a temporary log file; the port is read from the "listening on http://HOST:PORT"
+ * The server is started with --port 0 --bind 127.0.0.1 (plus the test's own flags), with a
+ * fresh database in a temporary directory unless the test gives --db, and its stderr goes to a
+ * temporary log file; the port is read from the "listening on http://HOST:PORT"
  * line it logs. The child dies with the test process (PR_SET_PDEATHSIG), so a failing test
  * never leaves a server behind.
  */
@@ -17,6 +18,8 @@ typedef struct server_process {
     int port;
     char host[64];
     char log_path[64];
+    char db_dir[64];   /* the temporary directory of its database, unless the test gave --db */
+    char db_path[96];
 } server_process;
 
 /* Starts binary with the given extra arguments (NULL-terminated list, may be NULL) and waits

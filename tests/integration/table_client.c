@@ -63,11 +63,42 @@ static void learn_from_view(table_client *c, const json_t *view)
     c->last_view = json_incref((json_t *)view);
 }
 
+/* A replay of a past hand is checked on its own: the seat's tiles are those of its first view
+ * (the deal; none for a spectator), and a tile becomes public when a frame's event plays it. */
+static bool replay_visible(const table_client *c, const json_t *replay)
+{
+    table_client past = {0};
+    snprintf(past.name, sizeof past.name, "%s", c->name);
+    json_t *frames = json_object_get(replay, "frames");
+    mark_tiles(json_object_get(json_object_get(json_array_get(frames, 0), "view"), "hand"), past.own);
+    size_t i;
+    json_t *f;
+    json_array_foreach(frames, i, f)
+    {
+        mark_tiles(json_object_get(json_object_get(f, "event"), "play"), past.public_tiles);
+        json_t *natural = json_object_get(json_object_get(f, "view"), "natural");
+        if (json_is_object(natural))
+            mark_tiles(json_object_get(natural, "tiles"), past.public_tiles);
+        if (!all_visible(&past, f))
+            return false;
+    }
+    return all_visible(&past, json_object_get(replay, "players"));
+}
+
 /* Updates what the client may see from one frame, then checks the frame against it. */
 static void record(table_client *c, json_t *frame)
 {
     c->frames++;
     const char *type = json_string_value(json_object_get(frame, "type"));
+    if (type != NULL && strcmp(type, "replay") == 0) {
+        if (!replay_visible(c, frame)) {
+            c->leaks++;
+            fprintf(stderr, "%s sees a hidden tile in a replay\n", c->name);
+        }
+        return;
+    }
+    if (type != NULL && strcmp(type, "history") == 0)
+        return; /* results of finished hands: public */
     json_t *event = json_object_get(frame, "event");
     const char *kind = json_string_value(json_object_get(event, "kind"));
     json_t *view = json_object_get(frame, "view");

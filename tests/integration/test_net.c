@@ -285,9 +285,14 @@ static char *padded_ping(size_t len, int id)
     return text;
 }
 
-/* Runs the binary with args, collecting stdout and stderr; returns the waitpid status. */
+/* Runs the binary with args (and a database of its own in a temporary directory), collecting
+ * stdout and stderr; returns the waitpid status. */
 static int run_binary(const char *const args[], char *output, size_t cap)
 {
+    char db_dir[] = "/tmp/teahouse-flags-XXXXXX";
+    ck_assert(mkdtemp(db_dir) != NULL);
+    char db_path[sizeof db_dir + 16];
+    snprintf(db_path, sizeof db_path, "%s/t.db", db_dir);
     int pipe_fds[2];
     ck_assert_int_eq(pipe(pipe_fds), 0);
     pid_t pid = fork();
@@ -296,6 +301,8 @@ static int run_binary(const char *const args[], char *output, size_t cap)
         const char *argv[32];
         int n = 0;
         argv[n++] = teahouse_binary;
+        argv[n++] = "--db";
+        argv[n++] = db_path;
         for (int i = 0; args[i] && n < 31; i++)
             argv[n++] = args[i];
         argv[n] = NULL;
@@ -327,6 +334,13 @@ static int run_binary(const char *const args[], char *output, size_t cap)
     close(pipe_fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
+    static const char *const SUFFIXES[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof SUFFIXES / sizeof SUFFIXES[0]; i++) {
+        char path[sizeof db_path + 8];
+        snprintf(path, sizeof path, "%s%s", db_path, SUFFIXES[i]);
+        unlink(path);
+    }
+    rmdir(db_dir);
     return status;
 }
 

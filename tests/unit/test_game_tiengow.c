@@ -175,6 +175,146 @@ START_TEST(test_view_lists_legal_plays_only_for_the_seat_to_act)
 }
 END_TEST
 
+/* Plays the hand to its end with the bot for every seat. */
+static void play_out(game_hand *hand)
+{
+    while (!tiengow()->is_over(hand)) {
+        int seat = tiengow()->to_act(hand);
+        json_t *action = tiengow()->bot_action(hand, seat);
+        char msg[GAME_MESSAGE_SIZE];
+        ck_assert_ptr_null(tiengow()->act(hand, seat, action, msg, sizeof msg));
+        json_decref(action);
+    }
+}
+
+/* The ledger's lines: settle for every seat, each reason zero-sum, all lines summing to the net;
+ * the bonus lines agree with the bonuses of the public result (from, to, units). */
+START_TEST(test_ledger_lines_split_the_net_by_reason)
+{
+    char msg[GAME_MESSAGE_SIZE];
+    json_t *given = json_pack("{s:i}", "stake", 3);
+    json_t *options = tiengow()->options_parse(given, msg, sizeof msg);
+    json_decref(given);
+    ck_assert_ptr_nonnull(options);
+    int hands_with_bonuses = 0;
+    for (uint64_t seed = 1; seed <= 2000; seed++) {
+        game_hand *hand = tiengow()->hand_new(options, seed, (int)(seed % 4), 2);
+        play_out(hand);
+        game_result result;
+        tiengow()->result(hand, &result);
+        json_t *record = tiengow()->result_json(hand);
+        int64_t by_seat[GAME_SEATS] = {0};
+        int settle_lines = 0;
+        for (int i = 0; i < result.n_lines; i++) {
+            const game_ledger_line *line = &result.lines[i];
+            by_seat[line->seat] += line->units;
+            if (strcmp(line->reason, "settle") == 0) {
+                ck_assert_int_eq(line->seat, settle_lines); /* one per seat, in seat order, first */
+                ck_assert_int_eq(i, settle_lines);
+                settle_lines++;
+            }
+            int64_t reason_sum = 0;
+            for (int j = 0; j < result.n_lines; j++)
+                if (strcmp(result.lines[j].reason, line->reason) == 0)
+                    reason_sum += result.lines[j].units;
+            ck_assert_int_eq(reason_sum, 0);
+        }
+        ck_assert_int_eq(settle_lines, GAME_SEATS);
+        for (int s = 0; s < GAME_SEATS; s++) {
+            ck_assert_int_eq(by_seat[s], result.net[s]);
+            ck_assert_int_eq(result.net[s], json_integer_value(json_array_get(json_object_get(record, "net"), (size_t)s)));
+        }
+        /* the bonus lines, rebuilt from the public record's transfers */
+        json_t *bonuses = json_object_get(record, "bonuses");
+        if (json_array_size(bonuses) > 0)
+            hands_with_bonuses++;
+        size_t k;
+        json_t *b;
+        int64_t expected[3][GAME_SEATS] = {{0}};
+        static const char *const KINDS[3] = {"he_zun", "qin_zun", "quartet"};
+        json_array_foreach(bonuses, k, b)
+        {
+            int kind = -1;
+            for (int x = 0; x < 3; x++)
+                if (strcmp(json_string_value(json_object_get(b, "kind")), KINDS[x]) == 0)
+                    kind = x;
+            ck_assert_int_ge(kind, 0);
+            int64_t units = json_integer_value(json_object_get(b, "units"));
+            expected[kind][json_integer_value(json_object_get(b, "to"))] += units;
+            expected[kind][json_integer_value(json_object_get(b, "from"))] -= units;
+        }
+        for (int x = 0; x < 3; x++)
+            for (int s = 0; s < GAME_SEATS; s++) {
+                int64_t got = 0;
+                int lines = 0;
+                for (int i = 0; i < result.n_lines; i++)
+                    if (result.lines[i].seat == s && strcmp(result.lines[i].reason, KINDS[x]) == 0) {
+                        got += result.lines[i].units;
+                        lines++;
+                    }
+                ck_assert_int_eq(got, expected[x][s]);
+                ck_assert_int_eq(lines, expected[x][s] != 0 ? 1 : 0); /* no line for nothing */
+            }
+        json_decref(record);
+        tiengow()->hand_free(hand);
+    }
+    ck_assert_int_gt(hands_with_bonuses, 10);
+    json_decref(options);
+}
+END_TEST
+
+/* A copy goes its own way: acting on it leaves the original as it was, and both answer alike. */
+START_TEST(test_a_copy_of_a_hand_is_independent)
+{
+    json_t *options = default_options();
+    game_hand *hand = tiengow()->hand_new(options, 77, 1, 2);
+    game_hand *copy = tiengow()->hand_copy(hand);
+    ck_assert_ptr_nonnull(copy);
+    int seat = tiengow()->to_act(hand);
+    json_t *before = tiengow()->view(hand, seat);
+    json_t *action = tiengow()->bot_action(copy, seat);
+    char msg[GAME_MESSAGE_SIZE];
+    ck_assert_ptr_null(tiengow()->act(copy, seat, action, msg, sizeof msg));
+    json_t *still = tiengow()->view(hand, seat);
+    ck_assert(json_equal(before, still));
+    ck_assert_int_ne(tiengow()->to_act(copy), seat);
+    ck_assert_ptr_null(tiengow()->act(hand, seat, action, msg, sizeof msg));
+    for (int viewer = GAME_SPECTATOR; viewer < GAME_SEATS; viewer++) {
+        json_t *a = tiengow()->view(hand, viewer), *b = tiengow()->view(copy, viewer);
+        ck_assert(json_equal(a, b));
+        json_decref(a);
+        json_decref(b);
+    }
+    json_decref(before);
+    json_decref(still);
+    json_decref(action);
+    tiengow()->hand_free(hand);
+    tiengow()->hand_free(copy);
+    json_decref(options);
+}
+END_TEST
+
+/* The deal, for the record: four seats of eight tiles, each the seat's hand before any play. */
+START_TEST(test_the_deal_record_holds_every_seats_first_hand)
+{
+    json_t *options = default_options();
+    for (uint64_t seed = 1; seed <= 50; seed++) {
+        game_hand *hand = tiengow()->hand_new(options, seed, 0, 2);
+        json_t *deal = tiengow()->deal_json(hand);
+        ck_assert_int_eq(json_array_size(deal), GAME_SEATS);
+        for (int s = 0; s < GAME_SEATS; s++) {
+            json_t *view = tiengow()->view(hand, s);
+            ck_assert_int_eq(json_array_size(json_array_get(deal, (size_t)s)), 8);
+            ck_assert(json_equal(json_array_get(deal, (size_t)s), json_object_get(view, "hand")));
+            json_decref(view);
+        }
+        json_decref(deal);
+        tiengow()->hand_free(hand);
+    }
+    json_decref(options);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("game_tiengow");
@@ -185,6 +325,9 @@ int main(void)
     tcase_add_test(tc, test_bots_play_whole_hands_and_views_hide_other_seats_tiles);
     tcase_add_test(tc, test_refused_actions_name_the_reason_and_change_nothing);
     tcase_add_test(tc, test_view_lists_legal_plays_only_for_the_seat_to_act);
+    tcase_add_test(tc, test_ledger_lines_split_the_net_by_reason);
+    tcase_add_test(tc, test_a_copy_of_a_hand_is_independent);
+    tcase_add_test(tc, test_the_deal_record_holds_every_seats_first_hand);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

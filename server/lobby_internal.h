@@ -1,0 +1,109 @@
+/*
+ * lobby_internal — what lobby.c (connections, tables, dispatch, recovery) and lobby_players.c
+ * (players, identity: hello, accounts, sessions) share. Not for other modules.
+ *
+ * Requests to the store outlive nothing: each holds its client and the lobby counted
+ * (client.pending, lobby.pending), and a client or the lobby is freed only when it is closed
+ * and nothing it asked for is still unanswered.
+ */
+#ifndef LOBBY_INTERNAL_H
+#define LOBBY_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lobby.h"
+#include "player.h"
+#include "proto.h"
+#include "ratelimit.h"
+#include "room.h"
+#include "store.h"
+
+#define LOBBY_BUCKETS 4096
+#define LOBBY_MAX_ERROR_CODES 64
+
+typedef struct client {
+    net_conn *conn;        /* NULL once closed */
+    player *p;             /* NULL until welcomed */
+    rate_bucket bucket;
+    int strikes;           /* messages refused by the rate limit */
+    int pending;           /* store requests made for it, not yet answered */
+    bool hello_pending;    /* its hello waits for the store */
+    char token[PROTO_TOKEN_LEN + 1]; /* the session this connection is in ("" without a store) */
+} client;
+
+typedef struct room_node {
+    room *r;
+    struct room_node *next;
+    struct room_node *next_in_bucket; /* rooms_by_code: every table command looks its room up */
+} room_node;
+
+struct lobby {
+    uv_loop_t *loop;
+    lobby_config config;
+    store *store;                         /* NULL: nothing is kept, no accounts */
+    room_env env;
+    player *players;                      /* every player, linked */
+    player *by_token[LOBBY_BUCKETS];
+    player *by_id[LOBBY_BUCKETS];
+    int64_t next_player_id;               /* without a store */
+    room_node *rooms;
+    room_node *rooms_by_code[LOBBY_BUCKETS];
+    int n_rooms;
+    uv_timer_t sweep;
+    bool sweep_closed;
+    int pending;                          /* store requests not yet answered */
+    size_t n_players;
+    uint64_t messages_total;
+    uint64_t actions_total;
+    uint64_t hands_of_closed_tables; /* so the hands counter never goes down */
+    struct {
+        const char *code;
+        uint64_t count;
+    } errors[LOBBY_MAX_ERROR_CODES];
+    bool shutting_down;
+};
+
+/* One client message being handled. */
+typedef struct request {
+    lobby *l;
+    client *c;
+    proto_msg *m;
+} request;
+
+/* A store request made for a client: what its callback needs after the message is gone. */
+typedef struct lobby_pending {
+    lobby *l;
+    client *c;
+    json_t *id;                 /* the message's id, to echo */
+    char name[PROTO_NAME_MAX * 4 + 1];
+    char token[PROTO_TOKEN_LEN + 1];
+    char code[PROTO_CODE_LEN + 1];
+    const game_ops *game;
+    json_t *options;
+} lobby_pending;
+
+/* lobby.c */
+void lobby_send_json(client *c, json_t *message);
+void lobby_send_error(lobby *l, client *c, const json_t *id, const char *code, const char *message);
+void lobby_send_ok(client *c, const json_t *id);
+lobby_pending *lobby_pending_new(lobby *l, client *c, const json_t *id);
+/* Ends a pending request; false if its client has closed meanwhile (then send nothing). */
+bool lobby_pending_end(lobby_pending *w);
+void lobby_client_release(lobby *l, client *c);
+/* Releases the request (its client, id and options) once answered. */
+void lobby_pending_free(lobby_pending *w);
+void lobby_maybe_free(lobby *l);
+
+/* lobby_players.c */
+unsigned lobby_bucket(const char *text);
+player *lobby_find_player_by_id(lobby *l, int64_t id);
+/* The player of that id, made (not connected) if it is not in memory; NULL when out of memory. */
+player *lobby_player_of_id(lobby *l, int64_t id, const char *name);
+void lobby_free_player(lobby *l, player *p);
+void lobby_hello(request *q);
+void lobby_register(request *q);
+void lobby_login(request *q);
+void lobby_logout(request *q);
+
+#endif

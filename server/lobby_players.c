@@ -1,0 +1,417 @@
+/*
+ * lobby_players — who is connected: the players in memory (found by token and by id), and the
+ * messages that say who a connection is: hello (a new guest, or a session resumed by its token),
+ * register (the guest becomes an account), login and logout.
+ *
+ * With a store, a player's id is the store's and a token is a store session, so a guest who comes
+ * back after a restart is the same player, still in their seats. Without one, players live in
+ * memory only, with random tokens, and accounts are refused.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "lobby_internal.h"
+#include "log.h"
+
+unsigned lobby_bucket(const char *text)
+{
+    unsigned h = 2166136261u; /* FNV-1a: tokens and codes are random, any spread will do */
+    for (const char *s = text; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h % LOBBY_BUCKETS;
+}
+
+static unsigned id_bucket(int64_t id) { return (unsigned)((uint64_t)id % LOBBY_BUCKETS); }
+
+static player *find_player_by_token(lobby *l, const char *token)
+{
+    for (player *p = l->by_token[lobby_bucket(token)]; p != NULL; p = p->next_in_bucket)
+        if (strcmp(p->token, token) == 0)
+            return p;
+    return NULL;
+}
+
+player *lobby_find_player_by_id(lobby *l, int64_t id)
+{
+    for (player *p = l->by_id[id_bucket(id)]; p != NULL; p = p->next_by_id)
+        if (p->id == id)
+            return p;
+    return NULL;
+}
+
+static void unindex_token(lobby *l, player *p)
+{
+    if (!p->token[0])
+        return;
+    player **link = &l->by_token[lobby_bucket(p->token)];
+    while (*link != NULL && *link != p)
+        link = &(*link)->next_in_bucket;
+    if (*link == p)
+        *link = p->next_in_bucket;
+    p->next_in_bucket = NULL;
+}
+
+/* The token the player was last given; only that one is found in memory (others via the store). */
+static void set_token(lobby *l, player *p, const char *token)
+{
+    unindex_token(l, p);
+    snprintf(p->token, sizeof p->token, "%s", token);
+    if (!p->token[0])
+        return;
+    unsigned b = lobby_bucket(p->token);
+    p->next_in_bucket = l->by_token[b];
+    l->by_token[b] = p;
+}
+
+/* Names come from proto_decode or the store, both bounded to the size of player.name. */
+static void set_name(player *p, const char *name)
+{
+    size_t len = strnlen(name, sizeof p->name - 1);
+    memcpy(p->name, name, len);
+    p->name[len] = '\0';
+}
+
+static player *new_player(lobby *l, int64_t id, const char *name)
+{
+    player *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return NULL;
+    p->id = id;
+    set_name(p, name);
+    p->gone_at_ms = uv_now(l->loop);
+    unsigned b = id_bucket(id);
+    p->next_by_id = l->by_id[b];
+    l->by_id[b] = p;
+    p->next = l->players;
+    if (l->players != NULL)
+        l->players->prev = p;
+    l->players = p;
+    l->n_players++;
+    return p;
+}
+
+player *lobby_player_of_id(lobby *l, int64_t id, const char *name)
+{
+    player *p = lobby_find_player_by_id(l, id);
+    return p != NULL ? p : new_player(l, id, name);
+}
+
+void lobby_free_player(lobby *l, player *p)
+{
+    unindex_token(l, p);
+    player **link = &l->by_id[id_bucket(p->id)];
+    while (*link != p)
+        link = &(*link)->next_by_id;
+    *link = p->next_by_id;
+    if (p->prev != NULL)
+        p->prev->next = p->next;
+    else
+        l->players = p->next;
+    if (p->next != NULL)
+        p->next->prev = p->prev;
+    l->n_players--;
+    sodium_memzero(p->token, sizeof p->token);
+    free(p);
+}
+
+/* --- welcome --- */
+
+static void on_rename_saved(void *ctx, const store_error *error, int64_t id)
+{
+    lobby *l = ctx;
+    l->pending--;
+    if (error->status != STORE_OK)
+        log_warn("renaming player %" PRId64 ": %s", id, error->message);
+    lobby_maybe_free(l);
+}
+
+/* The connection is now the player's (replacing an older connection of the same player). */
+static void attach(lobby *l, client *c, player *p)
+{
+    if (p->client != NULL && p->client != c) {
+        client *old = p->client;
+        lobby_send_error(l, old, NULL, "replaced", "You connected again elsewhere; this connection is closed.");
+        old->p = NULL;
+        if (old->conn != NULL)
+            net_close(old->conn, "replaced");
+    }
+    if (c->p != NULL && c->p != p) { /* leaving an identity behind (login): it is gone from now */
+        c->p->client = NULL;
+        c->p->gone_at_ms = uv_now(l->loop);
+    }
+    p->client = c;
+    c->p = p;
+    snprintf(c->token, sizeof c->token, "%s", p->token);
+}
+
+static void send_welcome(client *c, const player *p, const json_t *id, bool resumed)
+{
+    char ref[24];
+    snprintf(ref, sizeof ref, "p%" PRId64, p->id);
+    json_t *welcome = json_pack("{s:s, s:i, s:{s:s, s:s, s:o}, s:s, s:b}", "type", "welcome", "v", PROTO_VERSION,
+                                "player", "id", ref, "name", p->name, "account",
+                                p->account[0] ? json_string(p->account) : json_null(), "token", p->token, "resumed",
+                                resumed);
+    if (id != NULL)
+        json_object_set(welcome, "id", (json_t *)id);
+    lobby_send_json(c, welcome);
+}
+
+/* Hello is done: the connection is the player's; its tables send what it missed. */
+static void welcome(lobby *l, client *c, player *p, const char *name, const json_t *id, bool resumed)
+{
+    if (name[0] && strcmp(name, p->name) != 0) {
+        set_name(p, name);
+        if (l->store != NULL && store_player_save(l->store, p->id, name, on_rename_saved, l))
+            l->pending++;
+    }
+    attach(l, c, p);
+    send_welcome(c, p, id, resumed);
+    room *rooms[PLAYER_MAX_ROOMS];
+    int n = p->n_rooms;
+    memcpy(rooms, p->rooms, sizeof(room *) * (size_t)n); /* a room may drop the membership meanwhile */
+    for (int i = 0; i < n; i++)
+        room_player_connected(rooms[i], p, NULL);
+}
+
+static void unavailable(lobby *l, client *c, const json_t *id, const store_error *error)
+{
+    log_warn("store: %s (%s)", error->message, store_status_name(error->status));
+    lobby_send_error(l, c, id, "unavailable", "The server cannot reach its records right now; try again shortly.");
+}
+
+/* --- hello --- */
+
+static void on_guest_created(void *ctx, const store_error *error, const store_session *session)
+{
+    lobby_pending *w = ctx;
+    lobby *l = w->l;
+    client *c = w->c;
+    if (lobby_pending_end(w)) {
+        c->hello_pending = false;
+        player *p = error->status == STORE_OK ? lobby_player_of_id(l, session->player_id, w->name) : NULL;
+        if (error->status != STORE_OK) {
+            unavailable(l, c, w->id, error);
+        } else if (p == NULL) {
+            lobby_send_error(l, c, w->id, "internal", "The server is out of memory.");
+        } else {
+            set_token(l, p, session->token);
+            welcome(l, c, p, w->name, w->id, false);
+        }
+    }
+    lobby_pending_free(w);
+}
+
+static bool create_guest(lobby_pending *w)
+{
+    return store_guest_create(w->l->store, w->name, on_guest_created, w);
+}
+
+static void on_session_found(void *ctx, const store_error *error, const store_session *session)
+{
+    lobby_pending *w = ctx;
+    lobby *l = w->l;
+    client *c = w->c;
+    /* an expired or unknown token: a new guest, as if none was given; the same request goes on */
+    if (error->status == STORE_NOT_FOUND && c->conn != NULL && create_guest(w))
+        return;
+    if (lobby_pending_end(w)) {
+        c->hello_pending = false;
+        player *p = error->status == STORE_OK
+                        ? lobby_player_of_id(l, session->player_id, w->name[0] ? w->name : session->nickname)
+                        : NULL;
+        if (error->status != STORE_OK) {
+            unavailable(l, c, w->id, error);
+        } else if (p == NULL) {
+            lobby_send_error(l, c, w->id, "internal", "The server is out of memory.");
+        } else {
+            snprintf(p->account, sizeof p->account, "%s", session->account_name);
+            set_token(l, p, w->token);
+            welcome(l, c, p, w->name, w->id, true);
+        }
+    }
+    lobby_pending_free(w);
+}
+
+static void end_failed_request(lobby_pending *w)
+{
+    lobby *l = w->l;
+    client *c = w->c;
+    if (lobby_pending_end(w)) {
+        c->hello_pending = false;
+        lobby_send_error(l, c, w->id, "unavailable", "The server is stopping.");
+    }
+    lobby_pending_free(w);
+}
+
+void lobby_hello(request *q)
+{
+    lobby *l = q->l;
+    client *c = q->c;
+    proto_msg *m = q->m;
+    if (c->p != NULL || c->hello_pending) {
+        lobby_send_error(l, c, m->id, "bad_request", "This connection has already said hello.");
+        return;
+    }
+    player *p = m->token[0] ? find_player_by_token(l, m->token) : NULL;
+    if (p != NULL) {
+        welcome(l, c, p, m->name, m->id, true);
+        return;
+    }
+    if (l->store == NULL) {
+        unsigned char secret[PROTO_TOKEN_LEN / 2];
+        char token[PROTO_TOKEN_LEN + 1];
+        randombytes_buf(secret, sizeof secret);
+        sodium_bin2hex(token, sizeof token, secret, sizeof secret);
+        if ((p = new_player(l, ++l->next_player_id, m->name)) == NULL) {
+            lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
+            return;
+        }
+        set_token(l, p, token);
+        welcome(l, c, p, m->name, m->id, false);
+        return;
+    }
+    lobby_pending *w = lobby_pending_new(l, c, m->id);
+    if (w == NULL) {
+        lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
+        return;
+    }
+    snprintf(w->name, sizeof w->name, "%s", m->name);
+    snprintf(w->token, sizeof w->token, "%s", m->token);
+    c->hello_pending = true;
+    bool asked = m->token[0] ? store_session_lookup(l->store, m->token, on_session_found, w) : create_guest(w);
+    if (!asked)
+        end_failed_request(w);
+}
+
+/* --- accounts --- */
+
+static bool accounts_available(lobby *l, client *c, const json_t *id)
+{
+    if (l->store != NULL)
+        return true;
+    lobby_send_error(l, c, id, "no_accounts", "This server keeps no records, so it has no accounts.");
+    return false;
+}
+
+static void on_account_created(void *ctx, const store_error *error, int64_t id)
+{
+    lobby_pending *w = ctx;
+    lobby *l = w->l;
+    client *c = w->c;
+    if (lobby_pending_end(w) && c->p != NULL) {
+        if (error->status == STORE_OK && id == c->p->id) {
+            snprintf(c->p->account, sizeof c->p->account, "%s", w->name);
+            send_welcome(c, c->p, w->id, false);
+        } else if (error->status == STORE_CONFLICT) {
+            lobby_send_error(l, c, w->id, "name_taken", "That account name is taken; choose another.");
+        } else if (error->status == STORE_INVALID) {
+            lobby_send_error(l, c, w->id, "bad_request", error->message);
+        } else {
+            unavailable(l, c, w->id, error);
+        }
+    }
+    lobby_pending_free(w);
+}
+
+void lobby_register(request *q)
+{
+    lobby *l = q->l;
+    client *c = q->c;
+    proto_msg *m = q->m;
+    if (!accounts_available(l, c, m->id))
+        return;
+    if (c->p->account[0]) {
+        lobby_send_error(l, c, m->id, "already_account", "You have an account already; log out to make another.");
+        return;
+    }
+    lobby_pending *w = lobby_pending_new(l, c, m->id);
+    if (w == NULL) {
+        lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
+        return;
+    }
+    snprintf(w->name, sizeof w->name, "%s", m->name);
+    if (!store_account_create(l->store, m->name, m->password, c->p->id, on_account_created, w))
+        end_failed_request(w);
+}
+
+static void on_logged_in(void *ctx, const store_error *error, const store_session *session)
+{
+    lobby_pending *w = ctx;
+    lobby *l = w->l;
+    client *c = w->c;
+    if (lobby_pending_end(w) && c->p != NULL) {
+        player *p = error->status == STORE_OK ? lobby_player_of_id(l, session->player_id, session->nickname) : NULL;
+        if (error->status == STORE_BAD_LOGIN) {
+            lobby_send_error(l, c, w->id, "bad_login", "Wrong account name or password.");
+        } else if (error->status != STORE_OK) {
+            unavailable(l, c, w->id, error);
+        } else if (p == NULL) {
+            lobby_send_error(l, c, w->id, "internal", "The server is out of memory.");
+        } else {
+            snprintf(p->account, sizeof p->account, "%s", session->account_name);
+            set_token(l, p, session->token);
+            welcome(l, c, p, "", w->id, false);
+        }
+    }
+    lobby_pending_free(w);
+}
+
+void lobby_login(request *q)
+{
+    lobby *l = q->l;
+    client *c = q->c;
+    proto_msg *m = q->m;
+    if (!accounts_available(l, c, m->id))
+        return;
+    if (c->p->n_rooms > 0) {
+        lobby_send_error(l, c, m->id, "at_table", "Leave your tables before logging in as someone else.");
+        return;
+    }
+    lobby_pending *w = lobby_pending_new(l, c, m->id);
+    if (w == NULL) {
+        lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
+        return;
+    }
+    if (!store_login(l->store, m->name, m->password, on_logged_in, w))
+        end_failed_request(w);
+}
+
+static void on_logged_out(void *ctx, const store_error *error)
+{
+    lobby_pending *w = ctx;
+    lobby *l = w->l;
+    client *c = w->c;
+    if (lobby_pending_end(w)) {
+        if (error->status == STORE_OK || error->status == STORE_NOT_FOUND) {
+            lobby_send_ok(c, w->id);
+            if (c->conn != NULL)
+                net_close(c->conn, "logged out");
+        } else {
+            unavailable(l, c, w->id, error);
+        }
+    }
+    lobby_pending_free(w);
+}
+
+void lobby_logout(request *q)
+{
+    lobby *l = q->l;
+    client *c = q->c;
+    proto_msg *m = q->m;
+    if (!accounts_available(l, c, m->id))
+        return;
+    lobby_pending *w = lobby_pending_new(l, c, m->id);
+    if (w == NULL) {
+        lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
+        return;
+    }
+    if (c->p->token[0] && strcmp(c->p->token, c->token) == 0)
+        set_token(l, c->p, ""); /* the token is dead: it no longer finds the player in memory */
+    if (!store_logout(l->store, c->token, on_logged_out, w))
+        end_failed_request(w);
+}

@@ -1,0 +1,546 @@
+/*
+ * The server with its store, over real WebSockets against the real binary: tables and hands
+ * come back after SIGTERM and after kill -9 with the same seats, hand and tiles; each settled
+ * hand is in the ledger, zero-sum, with the nets the players were shown; accounts (register,
+ * login, logout) and a guest's token survive a restart; the history and replay of a table's
+ * hands; a database that runs out of room pauses the table and loses nothing.
+ *
+ * The database is read directly (read-only) to check what was kept.
+ *
+ * Usage: test_persistence PATH_TO_TEAHOUSE WEB_ROOT
+ */
+#include <check.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "server_process.h"
+#include "table_client.h"
+
+static const char *binary;
+static const char *web_root;
+static server_process server;
+static char db_dir[64];
+static char db_path[96];
+
+static void fresh_db(void)
+{
+    snprintf(db_dir, sizeof db_dir, "/tmp/teahouse-persist-XXXXXX");
+    ck_assert(mkdtemp(db_dir) != NULL);
+    snprintf(db_path, sizeof db_path, "%s/teahouse.db", db_dir);
+}
+
+static void remove_db(void)
+{
+    static const char *const SUFFIXES[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof SUFFIXES / sizeof SUFFIXES[0]; i++) {
+        char path[sizeof db_path + 8];
+        snprintf(path, sizeof path, "%s%s", db_path, SUFFIXES[i]);
+        unlink(path);
+    }
+    rmdir(db_dir);
+}
+
+/* Starts the server on db_path; extra may add flags (NULL-terminated, up to 4). */
+static void start_server_with(const char *const extra[])
+{
+    const char *args[16] = {"--bot-delay-ms", "5", "--next-hand-seconds", "0", "--web-root", web_root, "--db", db_path};
+    int n = 8;
+    for (int i = 0; extra != NULL && extra[i] != NULL && n < 15; i++)
+        args[n++] = extra[i];
+    args[n] = NULL;
+    ck_assert_msg(server_process_start(&server, binary, args, 10000), "the server did not start");
+}
+
+static void start_server(void) { start_server_with(NULL); }
+
+static void stop_server(int signum)
+{
+    int status = 0;
+    bool stopped = server_process_stop(&server, signum, 10000, &status);
+    bool clean = stopped && (signum != SIGTERM || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    if (!clean) {
+        char *log = server_process_log(&server);
+        fprintf(stderr, "server log:\n%s\n", log != NULL ? log : "");
+        free(log);
+    }
+    ck_assert_msg(clean, "the server did not stop cleanly (status 0x%x)", status);
+    server_process_cleanup(&server);
+}
+
+static const char *type_of(const json_t *frame) { return json_string_value(json_object_get(frame, "type")); }
+
+static json_t *request_ok(table_client *c, json_t *message, const char *want_type)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%s", json_string_value(json_object_get(message, "type")));
+    json_t *reply = tc_request(c, message, 5000);
+    ck_assert_msg(reply != NULL, "no answer to %s", what);
+    char *text = json_dumps(reply, JSON_COMPACT);
+    ck_assert_msg(strcmp(type_of(reply), want_type) == 0, "want %s, got %s", want_type, text);
+    free(text);
+    return reply;
+}
+
+static void request_error(table_client *c, json_t *message, const char *code)
+{
+    json_t *reply = tc_request(c, message, 5000);
+    ck_assert_ptr_nonnull(reply);
+    char *text = json_dumps(reply, JSON_COMPACT);
+    ck_assert_msg(strcmp(type_of(reply), "error") == 0 && strcmp(json_string_value(json_object_get(reply, "code")), code) == 0,
+                  "want %s, got %s", code, text);
+    free(text);
+    json_decref(reply);
+}
+
+static void table_ok(table_client *c, json_t *message)
+{
+    json_object_set_new(message, "code", json_string(c->code));
+    json_decref(request_ok(c, message, "ok"));
+}
+
+/* c creates a private table, seats 3 bots and starts. */
+static void table_with_bots(table_client *c)
+{
+    json_t *reply = request_ok(c,
+                               json_pack("{s:s, s:s, s:{}, s:b}", "type", "create_table", "game", "tiengow", "options",
+                                         "public", false),
+                               "snapshot");
+    snprintf(c->code, sizeof c->code, "%s", json_string_value(json_object_get(reply, "table")));
+    json_decref(reply);
+    for (int s = 1; s < 4; s++)
+        table_ok(c, json_pack("{s:s, s:i}", "type", "add_bot", "seat", s));
+    table_ok(c, json_pack("{s:s}", "type", "start"));
+}
+
+static void connect_as(table_client *c, const char *name, const char *token)
+{
+    bool ok = false;
+    for (int attempt = 0; attempt < 50 && !ok; attempt++) { /* a restarted server may need a moment */
+        ok = tc_connect(c, server.host, server.port, name, token);
+        if (!ok)
+            usleep(100 * 1000);
+    }
+    ck_assert_msg(ok, "%s could not connect", name);
+}
+
+/* The sorted tile names of a view's hand, as one string. */
+static void hand_text(const json_t *view, char *out, size_t cap)
+{
+    out[0] = '\0';
+    size_t i;
+    json_t *tile;
+    json_array_foreach(json_object_get(view, "hand"), i, tile)
+    {
+        strncat(out, json_string_value(tile), cap - strlen(out) - 1);
+        strncat(out, " ", cap - strlen(out) - 1);
+    }
+}
+
+/* Reads frames until the client's view is mid-hand (at least `actions` trick plays made in the
+ * current hand number `hand`), acting on its turns. */
+static void play_into_hand(table_client *c, int hand, int actions)
+{
+    for (int waited = 0; waited < 30000; waited += 20) {
+        const json_t *v = c->last_view;
+        int plays = 0;
+        size_t i;
+        json_t *trick;
+        json_array_foreach(json_object_get(v, "tricks"), i, trick) plays += (int)json_array_size(json_object_get(trick, "plays"));
+        plays += (int)json_array_size(json_object_get(json_object_get(v, "trick"), "plays"));
+        if (c->hands_over >= hand - 1 && json_is_false(json_object_get(v, "over")) && plays >= actions &&
+            c->hands_over == hand - 1)
+            return;
+        tc_act_if_my_turn(c, 2000);
+        json_decref(tc_next(c, 20));
+    }
+    ck_abort_msg("hand %d did not reach %d plays", hand, actions);
+}
+
+/* --- reading the database --- */
+
+static sqlite3 *open_db(void)
+{
+    sqlite3 *db = NULL;
+    ck_assert_int_eq(sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    return db;
+}
+
+static int64_t query_int(sqlite3 *db, const char *sql, int64_t a, int64_t b)
+{
+    sqlite3_stmt *stmt = NULL;
+    ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+    sqlite3_bind_int64(stmt, 1, a);
+    sqlite3_bind_int64(stmt, 2, b);
+    int64_t value = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -999999;
+    sqlite3_finalize(stmt);
+    return value;
+}
+
+/* The ledger of hand `number` of the table with this code: per seat sums equal the nets shown. */
+static void check_hand_in_ledger(const char *code, int64_t number, const json_t *result)
+{
+    sqlite3 *db = open_db();
+    sqlite3_stmt *stmt = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(db,
+                                        "SELECT h.id FROM hands h JOIN game_tables t ON t.id = h.table_id"
+                                        " WHERE t.code = ?1 AND h.number = ?2 AND h.result IS NOT NULL",
+                                        -1, &stmt, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(stmt, 1, code, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, number);
+    ck_assert_msg(sqlite3_step(stmt) == SQLITE_ROW, "hand %" PRId64 " of %s is not stored as finished", number, code);
+    int64_t hand_id = sqlite3_column_int64(stmt, 0);
+    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_DONE);
+    sqlite3_finalize(stmt);
+    ck_assert_int_eq(query_int(db, "SELECT coalesce(sum(units), 1) FROM ledger WHERE hand_id = ?1", hand_id, 0), 0);
+    ck_assert_int_eq(query_int(db, "SELECT count(*) FROM ledger WHERE hand_id = ?1 AND reason = 'settle'", hand_id, 0),
+                     4);
+    for (int s = 0; s < 4; s++) {
+        int64_t shown = json_integer_value(json_array_get(json_object_get(result, "net"), (size_t)s));
+        int64_t kept = query_int(db, "SELECT coalesce(sum(units), 0) FROM ledger WHERE hand_id = ?1 AND seat = ?2",
+                                 hand_id, s);
+        ck_assert_msg(shown == kept, "hand %" PRId64 " seat %d: shown %" PRId64 ", ledger %" PRId64, number, s, shown,
+                      kept);
+    }
+    sqlite3_close(db);
+}
+
+static void check_admin_verify(void)
+{
+    char command[512];
+    snprintf(command, sizeof command, "'%s' admin verify --db '%s' >/dev/null 2>&1", binary, db_path);
+    int status = system(command);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "teahouse admin verify failed (status %d)", status);
+}
+
+/* --- the tests --- */
+
+/* Plays hand 1 to its end and hand 2 into its middle, stops the server with signum, restarts it,
+ * and checks the player resumes hand 2 with the tiles it held, then finishes it. */
+static void survive_restart(int signum)
+{
+    fresh_db();
+    start_server();
+    table_client a;
+    connect_as(&a, "Ah Ma", NULL);
+    table_with_bots(&a);
+    ck_assert(tc_play_until(&a, 1, 30000, true));
+    json_t *first = json_incref(a.last_result);
+    play_into_hand(&a, 2, 6);
+    char before[256];
+    hand_text(a.last_view, before, sizeof before);
+    char token[80], code[8];
+    snprintf(token, sizeof token, "%s", a.token);
+    snprintf(code, sizeof code, "%s", a.code);
+    if (signum == SIGTERM) { /* told the table is parked, for a moment */
+        kill(server.pid, SIGTERM);
+        bool parked = false;
+        for (int i = 0; i < 200 && !parked; i++) {
+            json_t *frame = tc_next(&a, 20);
+            const char *kind = json_string_value(json_object_get(json_object_get(frame, "event"), "kind"));
+            parked = kind != NULL && strcmp(kind, "parked") == 0;
+            json_decref(frame);
+        }
+        ck_assert_msg(parked, "no parked event");
+        tc_close(&a);
+        int status = 0;
+        ck_assert_msg(server_process_wait(&server, 10000, &status), "the server did not stop");
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the server did not exit cleanly");
+        server_process_cleanup(&server);
+    } else {
+        stop_server(signum);
+        tc_close(&a);
+    }
+
+    start_server();
+    table_client back;
+    connect_as(&back, "Ah Ma", token);
+    snprintf(back.code, sizeof back.code, "%s", code);
+    /* the resumed connection gets a snapshot of its table */
+    for (int i = 0; i < 250 && back.last_view == NULL; i++)
+        json_decref(tc_next(&back, 20));
+    ck_assert_msg(back.last_view != NULL, "no snapshot after resuming");
+    ck_assert_int_eq(back.seat, 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(back.last_view, "seat")), 0);
+    char after[256];
+    hand_text(back.last_view, after, sizeof after);
+    if (signum == SIGTERM)
+        ck_assert_msg(strcmp(before, after) == 0, "tiles before %s, after %s", before, after);
+    else /* a move of its own may have been stored but not shown: the tiles are those or fewer */
+        for (char *tile = strtok(after, " "); tile != NULL; tile = strtok(NULL, " "))
+            ck_assert_msg(strstr(before, tile) != NULL, "tile %s was not in the hand before (%s)", tile, before);
+    ck_assert(tc_play_until(&back, 1, 30000, true));
+    ck_assert_int_eq(back.leaks, 0);
+    json_t *second = json_incref(back.last_result);
+    stop_server(SIGTERM);
+    tc_close(&back);
+
+    check_hand_in_ledger(code, 1, first);
+    check_hand_in_ledger(code, 2, second);
+    check_admin_verify();
+    json_decref(first);
+    json_decref(second);
+    remove_db();
+}
+
+START_TEST(test_a_hand_continues_after_sigterm_with_the_same_tiles)
+{
+    survive_restart(SIGTERM);
+}
+END_TEST
+
+START_TEST(test_a_hand_continues_after_kill_9)
+{
+    survive_restart(SIGKILL);
+}
+END_TEST
+
+START_TEST(test_every_settled_hand_is_in_the_ledger_with_the_nets_shown)
+{
+    fresh_db();
+    start_server();
+    table_client a;
+    connect_as(&a, "Ledger", NULL);
+    table_with_bots(&a);
+    json_t *results = json_array();
+    for (int hand = 1; hand <= 5; hand++) {
+        ck_assert(tc_play_until(&a, hand, 30000, true));
+        json_array_append(results, a.last_result);
+    }
+    char code[8];
+    snprintf(code, sizeof code, "%s", a.code);
+    stop_server(SIGTERM);
+    tc_close(&a);
+    for (int hand = 1; hand <= 5; hand++)
+        check_hand_in_ledger(code, hand, json_array_get(results, (size_t)hand - 1));
+    /* the table kept the banker and multiplier the last result named */
+    sqlite3 *db = open_db();
+    json_t *last = json_array_get(results, 4);
+    sqlite3_stmt *stmt = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT banker, multiplier FROM game_tables WHERE code = ?1", -1, &stmt, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(stmt, 1, code, -1, SQLITE_STATIC);
+    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_int64(stmt, 0), json_integer_value(json_object_get(last, "next_banker")));
+    ck_assert_int_eq(sqlite3_column_int64(stmt, 1), json_integer_value(json_object_get(last, "next_multiplier")));
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    check_admin_verify();
+    json_decref(results);
+    remove_db();
+}
+END_TEST
+
+START_TEST(test_accounts_register_login_logout)
+{
+    fresh_db();
+    start_server();
+    table_client guest, other;
+    connect_as(&guest, "Mei", NULL);
+    json_t *w = request_ok(&guest, json_pack("{s:s, s:s, s:s}", "type", "register", "name", "mei", "password",
+                                             "jasmine tea"),
+                           "welcome");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(w, "player"), "account")), "mei");
+    ck_assert_str_eq(json_string_value(json_object_get(w, "token")), guest.token); /* the same session goes on */
+    json_decref(w);
+    request_error(&guest, json_pack("{s:s, s:s, s:s}", "type", "register", "name", "mei2", "password", "jasmine tea"),
+                  "already_account");
+
+    connect_as(&other, "Someone", NULL);
+    request_error(&other, json_pack("{s:s, s:s, s:s}", "type", "register", "name", "MEI", "password", "oolong tea"),
+                  "name_taken");
+    request_error(&other, json_pack("{s:s, s:s, s:s}", "type", "login", "name", "mei", "password", "wrong password"),
+                  "bad_login");
+    w = request_ok(&other, json_pack("{s:s, s:s, s:s}", "type", "login", "name", "mei", "password", "jasmine tea"),
+                   "welcome");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(w, "player"), "id")), guest.player_id);
+    char login_token[80];
+    snprintf(login_token, sizeof login_token, "%s", json_string_value(json_object_get(w, "token")));
+    ck_assert_str_ne(login_token, guest.token);
+    json_decref(w);
+
+    /* the account's token survives a restart */
+    stop_server(SIGTERM);
+    tc_close(&guest);
+    tc_close(&other);
+    start_server();
+    table_client again;
+    connect_as(&again, "Mei", login_token);
+    ck_assert_str_eq(again.player_id, guest.player_id);
+    json_decref(request_ok(&again, json_pack("{s:s}", "type", "logout"), "ok"));
+    tc_close(&again);
+    table_client after;
+    connect_as(&after, "Mei", login_token); /* a dead token: a new guest */
+    ck_assert_str_ne(after.player_id, guest.player_id);
+    tc_close(&after);
+    stop_server(SIGTERM);
+    remove_db();
+}
+END_TEST
+
+START_TEST(test_a_table_member_reads_its_history_and_replays_a_hand)
+{
+    fresh_db();
+    start_server();
+    table_client a, stranger;
+    connect_as(&a, "Historian", NULL);
+    table_with_bots(&a);
+    char first_hand[256] = "";
+    for (int i = 0; i < 500 && !first_hand[0]; i++) { /* the tiles dealt to seat 0 in hand 1 */
+        json_decref(tc_next(&a, 20));
+        if (a.last_view != NULL && json_array_size(json_object_get(a.last_view, "hand")) == 8)
+            hand_text(a.last_view, first_hand, sizeof first_hand);
+    }
+    ck_assert(tc_play_until(&a, 2, 30000, true));
+    json_t *second = json_incref(a.last_result);
+    /* it stops playing here: a third hand may start and wait for its turn; it is not listed */
+
+    json_t *h = request_ok(&a, json_pack("{s:s, s:s}", "type", "history", "code", a.code), "history");
+    json_t *hands = json_object_get(h, "hands");
+    ck_assert_int_eq(json_array_size(hands), 2);
+    json_t *top = json_array_get(hands, 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(top, "hand")), 2); /* newest first */
+    json_t *two = NULL;
+    size_t i;
+    json_t *entry;
+    json_array_foreach(hands, i, entry) if (json_integer_value(json_object_get(entry, "hand")) == 2) two = entry;
+    ck_assert_ptr_nonnull(two);
+    ck_assert(json_equal(json_object_get(two, "net"), json_object_get(second, "net")));
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(two, "players"), 0), "player")),
+                     a.player_id);
+    ck_assert(json_is_true(json_object_get(json_array_get(json_object_get(two, "players"), 1), "bot")));
+    json_decref(h);
+
+    h = request_ok(&a, json_pack("{s:s, s:s, s:i}", "type", "history", "code", a.code, "before", 2), "history");
+    ck_assert_int_eq(json_array_size(json_object_get(h, "hands")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(json_object_get(h, "hands"), 0), "hand")), 1);
+    json_decref(h);
+
+    json_t *r = request_ok(&a, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 1), "replay");
+    ck_assert_int_eq(json_integer_value(json_object_get(r, "seat")), 0);
+    json_t *frames = json_object_get(r, "frames");
+    ck_assert_int_ge(json_array_size(frames), 9);
+    char dealt[256];
+    hand_text(json_object_get(json_array_get(frames, 0), "view"), dealt, sizeof dealt);
+    ck_assert_str_eq(dealt, first_hand);
+    json_t *last_view = json_object_get(json_array_get(frames, json_array_size(frames) - 1), "view");
+    ck_assert(json_is_true(json_object_get(last_view, "over")));
+    json_decref(r);
+    request_error(&a, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 99), "no_such_hand");
+
+    connect_as(&stranger, "Stranger", NULL);
+    request_error(&stranger, json_pack("{s:s, s:s}", "type", "history", "code", a.code), "not_at_table");
+    ck_assert_int_eq(a.leaks, 0);
+    json_decref(second);
+    tc_close(&a);
+    tc_close(&stranger);
+    stop_server(SIGTERM);
+    remove_db();
+}
+END_TEST
+
+/* A database that cannot grow pauses the table: nothing half-written, every hand shown is kept,
+ * and once there is room again (a restart without the quota) the table plays on. */
+START_TEST(test_a_full_database_pauses_the_table_and_loses_nothing)
+{
+    fresh_db();
+    start_server();
+    stop_server(SIGTERM);
+    sqlite3 *db = open_db();
+    int64_t pages = query_int(db, "PRAGMA page_count", 0, 0);
+    sqlite3_close(db);
+    ck_assert_int_gt(pages, 0);
+    char quota[32];
+    snprintf(quota, sizeof quota, "%" PRId64, pages + 8);
+    const char *extra[] = {"--db-max-pages", quota, NULL};
+    start_server_with(extra);
+
+    table_client a;
+    connect_as(&a, "Quota", NULL);
+    table_with_bots(&a);
+    json_t *shown = json_object(); /* hand number -> the result the player was shown */
+    bool paused = false;
+    for (int waited = 0; waited < 90000 && !paused; waited += 20) {
+        tc_act_if_my_turn(&a, 2000);
+        json_t *frame = tc_next(&a, 20);
+        json_t *event = json_object_get(frame, "event");
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        if (kind != NULL && strcmp(kind, "hand_over") == 0) {
+            char key[24];
+            snprintf(key, sizeof key, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(event, "hand")));
+            json_object_set(shown, key, json_object_get(event, "result"));
+        }
+        if (kind != NULL && strcmp(kind, "paused") == 0) {
+            paused = true;
+            ck_assert_str_eq(json_string_value(json_object_get(event, "store")), "full");
+        }
+        json_decref(frame);
+    }
+    ck_assert_msg(paused, "the table never paused (%zu hands)", json_object_size(shown));
+    char code[8], token[80];
+    snprintf(code, sizeof code, "%s", a.code);
+    snprintf(token, sizeof token, "%s", a.token);
+    stop_server(SIGKILL);
+    tc_close(&a);
+
+    const char *key;
+    json_t *result;
+    json_object_foreach(shown, key, result) check_hand_in_ledger(code, strtoll(key, NULL, 10), result);
+    db = open_db();
+    /* no hand has half a ledger: each finished hand has its four settle rows and sums to zero */
+    ck_assert_int_eq(query_int(db,
+                               "SELECT count(*) FROM hands h WHERE h.result IS NOT NULL AND ((SELECT count(*) FROM"
+                               " ledger l WHERE l.hand_id = h.id AND l.reason = 'settle') <> 4 OR (SELECT sum(units)"
+                               " FROM ledger l WHERE l.hand_id = h.id) <> 0)",
+                               0, 0),
+                     0);
+    ck_assert_int_eq(query_int(db, "SELECT count(*) FROM ledger l JOIN hands h ON h.id = l.hand_id WHERE h.result IS NULL",
+                               0, 0),
+                     0);
+    sqlite3_close(db);
+    check_admin_verify();
+
+    start_server(); /* room again */
+    table_client back;
+    connect_as(&back, "Quota", token);
+    snprintf(back.code, sizeof back.code, "%s", code);
+    ck_assert_msg(tc_play_until(&back, 1, 60000, true), "the table did not play on");
+    ck_assert_int_eq(back.leaks, 0);
+    stop_server(SIGTERM);
+    tc_close(&back);
+    json_decref(shown);
+    remove_db();
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s TEAHOUSE WEB_ROOT\n", argv[0]);
+        return 2;
+    }
+    binary = argv[1];
+    web_root = argv[2];
+    Suite *suite = suite_create("persistence");
+    TCase *tc = tcase_create("persistence");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_a_hand_continues_after_sigterm_with_the_same_tiles);
+    tcase_add_test(tc, test_a_hand_continues_after_kill_9);
+    tcase_add_test(tc, test_every_settled_hand_is_in_the_ledger_with_the_nets_shown);
+    tcase_add_test(tc, test_accounts_register_login_logout);
+    tcase_add_test(tc, test_a_table_member_reads_its_history_and_replays_a_hand);
+    tcase_add_test(tc, test_a_full_database_pauses_the_table_and_loses_nothing);
+    suite_add_tcase(suite, tc);
+    SRunner *runner = srunner_create(suite);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? 0 : 1;
+}
