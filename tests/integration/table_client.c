@@ -161,6 +161,8 @@ json_t *tc_next(table_client *c, int timeout_ms)
     if (ws_client_recv(c->ws, &m, timeout_ms) != WS_CLIENT_OK)
         return NULL;
     json_t *frame = json_loadb(m.data, m.len, 0, NULL);
+    if (getenv("TC_TRACE") != NULL) /* every frame, to see what a failing test saw */
+        fprintf(stderr, "%s <- %.*s\n", c->name, (int)(m.len < 300 ? m.len : 300), m.data);
     if (frame != NULL)
         record(c, frame);
     return frame;

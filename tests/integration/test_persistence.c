@@ -520,6 +520,59 @@ START_TEST(test_a_full_database_pauses_the_table_and_loses_nothing)
 }
 END_TEST
 
+/* Runs the server on a database it cannot use: it must exit 1 at once with a sentence naming the
+ * file and the trouble, and leave the file as it was. */
+static void expect_refusal(const char *path, const char *words)
+{
+    char command[1024];
+    snprintf(command, sizeof command, "'%s' --port 0 --bind 127.0.0.1 --web-root '%s' --db '%s' 2>&1", binary, web_root,
+             path);
+    FILE *out = popen(command, "r");
+    ck_assert_ptr_nonnull(out);
+    char text[4096];
+    size_t len = fread(text, 1, sizeof text - 1, out);
+    text[len] = '\0';
+    int status = pclose(out);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d: %s", status, text);
+    ck_assert_msg(strstr(text, path) != NULL && strstr(text, words) != NULL, "want \"%s\" about %s: %s", words, path,
+                  text);
+}
+
+START_TEST(test_a_database_it_cannot_use_stops_the_server_with_a_clear_message)
+{
+    fresh_db();
+    FILE *f = fopen(db_path, "w"); /* not a database at all */
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 400; i++)
+        fputs("these are not the pages of a database\n", f);
+    fclose(f);
+    expect_refusal(db_path, "not a teahouse database");
+    f = fopen(db_path, "r");
+    char head[16] = "";
+    ck_assert_int_eq(fread(head, 1, 5, f), 5);
+    fclose(f);
+    ck_assert_str_eq(head, "these"); /* left as it was */
+    remove_db();
+
+    /* a directory where no file can be made (sysfs refuses even root) */
+    expect_refusal("/sys/teahouse-test.db", "directory");
+
+    /* a database locked by another process: refused after the busy timeout, not corrupted */
+    fresh_db();
+    start_server();
+    stop_server(SIGTERM);
+    sqlite3 *other = NULL;
+    ck_assert_int_eq(sqlite3_open(db_path, &other), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(other, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE", NULL, NULL, NULL), SQLITE_OK);
+    expect_refusal(db_path, "locked by another process");
+    sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(other);
+    start_server(); /* and once free, it opens */
+    stop_server(SIGTERM);
+    remove_db();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -537,6 +590,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_accounts_register_login_logout);
     tcase_add_test(tc, test_a_table_member_reads_its_history_and_replays_a_hand);
     tcase_add_test(tc, test_a_full_database_pauses_the_table_and_loses_nothing);
+    tcase_add_test(tc, test_a_database_it_cannot_use_stops_the_server_with_a_clear_message);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);
