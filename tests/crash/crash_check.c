@@ -1,0 +1,616 @@
+/*
+ * crash_check — the database against the clients' records and the engine. See crash_check.h.
+ *
+ * The whole database is small after a test run (hundreds of hands), so it is read into memory
+ * once: tables, hands with their actions and per-seat ledger sums. Every problem is printed as
+ * one sentence naming the table code and the hand number, so a failure can be found in the file
+ * (kept by the test when something fails).
+ */
+#include "crash_check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "game.h"
+#include "tg_tiles.h"
+
+#define MAX_PRINTED_PROBLEMS 40
+
+typedef struct check_table {
+    int64_t id;
+    char code[16];
+    char game[32];
+    json_t *options;
+    int banker;
+    int64_t multiplier;
+} check_table;
+
+typedef struct check_hand {
+    int64_t id, table_id, number;
+    uint64_t seed;
+    json_t *deal;
+    int banker;
+    int64_t multiplier;
+    json_t *result;           /* NULL while unfinished */
+    json_t *actions;          /* [{"seq":…,"seat":…,"action":…}, …] in seq order */
+    int64_t ledger_sum[GAME_SEATS];
+    long ledger_rows;
+    const check_table *table;
+} check_hand;
+
+typedef struct checker {
+    sqlite3 *db;
+    check_table *tables;
+    size_t n_tables;
+    check_hand *hands;
+    size_t n_hands;
+    int problems;
+} checker;
+
+__attribute__((format(printf, 2, 3))) static void problem(checker *c, const char *format, ...)
+{
+    c->problems++;
+    if (c->problems > MAX_PRINTED_PROBLEMS) {
+        if (c->problems == MAX_PRINTED_PROBLEMS + 1)
+            fprintf(stderr, "crash: (more problems; only the first %d are printed)\n", MAX_PRINTED_PROBLEMS);
+        return;
+    }
+    va_list args;
+    va_start(args, format);
+    fprintf(stderr, "crash: PROBLEM: ");
+    vfprintf(stderr, format, args);
+    fprintf(stderr, "\n");
+    va_end(args);
+}
+
+static json_t *column_json(sqlite3_stmt *stmt, int column)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, column);
+    return text != NULL ? json_loads((const char *)text, JSON_DECODE_ANY, NULL) : NULL;
+}
+
+static sqlite3_stmt *prepare(checker *c, const char *sql)
+{
+    sqlite3_stmt *stmt = NULL;
+    if (sqlite3_prepare_v2(c->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+        problem(c, "the query \"%s\" does not prepare: %s", sql, sqlite3_errmsg(c->db));
+        return NULL;
+    }
+    return stmt;
+}
+
+/* ---- loading --------------------------------------------------------------------------------- */
+
+static bool load_tables(checker *c)
+{
+    sqlite3_stmt *stmt = prepare(c, "SELECT id, code, game, options, banker, multiplier FROM game_tables ORDER BY id");
+    if (stmt == NULL)
+        return false;
+    size_t cap = 0;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        if (c->n_tables == cap) {
+            cap = cap ? cap * 2 : 16;
+            c->tables = realloc(c->tables, cap * sizeof *c->tables);
+        }
+        check_table *t = &c->tables[c->n_tables++];
+        memset(t, 0, sizeof *t);
+        t->id = sqlite3_column_int64(stmt, 0);
+        snprintf(t->code, sizeof t->code, "%s", (const char *)sqlite3_column_text(stmt, 1));
+        snprintf(t->game, sizeof t->game, "%s", (const char *)sqlite3_column_text(stmt, 2));
+        t->options = column_json(stmt, 3);
+        t->banker = sqlite3_column_int(stmt, 4);
+        t->multiplier = sqlite3_column_int64(stmt, 5);
+    }
+    sqlite3_finalize(stmt);
+    return true;
+}
+
+static const check_table *table_by_id(const checker *c, int64_t id)
+{
+    for (size_t i = 0; i < c->n_tables; i++)
+        if (c->tables[i].id == id)
+            return &c->tables[i];
+    return NULL;
+}
+
+static check_hand *hand_by_id(const checker *c, int64_t id)
+{
+    for (size_t i = 0; i < c->n_hands; i++)
+        if (c->hands[i].id == id)
+            return &c->hands[i];
+    return NULL;
+}
+
+static check_hand *hand_by_number(const checker *c, int64_t table_id, int64_t number)
+{
+    for (size_t i = 0; i < c->n_hands; i++)
+        if (c->hands[i].table_id == table_id && c->hands[i].number == number)
+            return &c->hands[i];
+    return NULL;
+}
+
+static bool load_hands(checker *c)
+{
+    sqlite3_stmt *stmt = prepare(c, "SELECT id, table_id, number, seed, deal, banker, multiplier, result FROM hands "
+                                    "ORDER BY table_id, number");
+    if (stmt == NULL)
+        return false;
+    size_t cap = 0;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        if (c->n_hands == cap) {
+            cap = cap ? cap * 2 : 64;
+            c->hands = realloc(c->hands, cap * sizeof *c->hands);
+        }
+        check_hand *h = &c->hands[c->n_hands++];
+        memset(h, 0, sizeof *h);
+        h->id = sqlite3_column_int64(stmt, 0);
+        h->table_id = sqlite3_column_int64(stmt, 1);
+        h->number = sqlite3_column_int64(stmt, 2);
+        h->seed = (uint64_t)sqlite3_column_int64(stmt, 3); /* the same 64 bits (migrations/0001_init.sql) */
+        h->deal = column_json(stmt, 4);
+        h->banker = sqlite3_column_int(stmt, 5);
+        h->multiplier = sqlite3_column_int64(stmt, 6);
+        h->result = column_json(stmt, 7);
+        h->actions = json_array();
+        h->table = table_by_id(c, h->table_id);
+        if (h->table == NULL)
+            problem(c, "hand id %lld names table id %lld, which does not exist", (long long)h->id,
+                    (long long)h->table_id);
+    }
+    sqlite3_finalize(stmt);
+    return true;
+}
+
+static bool load_actions(checker *c)
+{
+    sqlite3_stmt *stmt = prepare(c, "SELECT hand_id, seq, seat, action FROM hand_actions ORDER BY hand_id, seq");
+    if (stmt == NULL)
+        return false;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        int64_t hand_id = sqlite3_column_int64(stmt, 0);
+        check_hand *h = hand_by_id(c, hand_id);
+        if (h == NULL) {
+            problem(c, "an action (seq %lld) of hand id %lld, which does not exist", sqlite3_column_int64(stmt, 1),
+                    (long long)hand_id);
+            continue;
+        }
+        json_t *action = column_json(stmt, 3);
+        json_array_append_new(h->actions, json_pack("{s:I, s:i, s:o}", "seq", (json_int_t)sqlite3_column_int64(stmt, 1),
+                                                    "seat", sqlite3_column_int(stmt, 2), "action",
+                                                    action != NULL ? action : json_null()));
+    }
+    sqlite3_finalize(stmt);
+    return true;
+}
+
+static bool load_ledger(checker *c)
+{
+    sqlite3_stmt *stmt = prepare(c, "SELECT hand_id, seat, SUM(units), COUNT(*) FROM ledger GROUP BY hand_id, seat");
+    if (stmt == NULL)
+        return false;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        int64_t hand_id = sqlite3_column_int64(stmt, 0);
+        int seat = sqlite3_column_int(stmt, 1);
+        check_hand *h = hand_by_id(c, hand_id);
+        if (h == NULL || seat < 0 || seat >= GAME_SEATS) {
+            problem(c, "ledger rows of hand id %lld, seat %d: no such hand or seat", (long long)hand_id, seat);
+            continue;
+        }
+        h->ledger_sum[seat] = sqlite3_column_int64(stmt, 2);
+        h->ledger_rows += sqlite3_column_int64(stmt, 3);
+    }
+    sqlite3_finalize(stmt);
+    return true;
+}
+
+/* ---- (a) and (b): the ledger ----------------------------------------------------------------------- */
+
+static int64_t result_net(const json_t *result, int seat)
+{
+    return json_integer_value(json_array_get(json_object_get(result, "net"), (size_t)seat));
+}
+
+static void check_ledger_rows(checker *c, crash_figures *figures)
+{
+    sqlite3_stmt *dup = prepare(c, "SELECT hand_id, seat, reason, COUNT(*) FROM ledger GROUP BY hand_id, seat, reason "
+                                   "HAVING COUNT(*) > 1");
+    while (dup != NULL && sqlite3_step(dup) == SQLITE_ROW) {
+        const check_hand *h = hand_by_id(c, sqlite3_column_int64(dup, 0));
+        problem(c, "the ledger has %d rows for table %s hand %lld, seat %d, reason %s: a hand's rows were written "
+                   "more than once",
+                sqlite3_column_int(dup, 3), h && h->table ? h->table->code : "?", h ? (long long)h->number : -1LL,
+                sqlite3_column_int(dup, 1), (const char *)sqlite3_column_text(dup, 2));
+    }
+    sqlite3_finalize(dup);
+
+    sqlite3_stmt *cross = prepare(c, "SELECT l.id, l.table_id, h.table_id FROM ledger l "
+                                     "JOIN hands h ON h.id = l.hand_id WHERE l.table_id <> h.table_id");
+    while (cross != NULL && sqlite3_step(cross) == SQLITE_ROW)
+        problem(c, "ledger row %lld names table id %lld but its hand belongs to table id %lld",
+                sqlite3_column_int64(cross, 0), sqlite3_column_int64(cross, 1), sqlite3_column_int64(cross, 2));
+    sqlite3_finalize(cross);
+
+    for (size_t i = 0; i < c->n_hands; i++) {
+        const check_hand *h = &c->hands[i];
+        const char *code = h->table ? h->table->code : "?";
+        figures->ledger_rows += h->ledger_rows;
+        if (h->result == NULL) {
+            if (h->ledger_rows > 0)
+                problem(c, "table %s hand %lld is unfinished but has %ld ledger rows", code, (long long)h->number,
+                        h->ledger_rows);
+            continue;
+        }
+        int64_t sum = 0;
+        for (int s = 0; s < GAME_SEATS; s++) {
+            sum += h->ledger_sum[s];
+            if (h->ledger_sum[s] != result_net(h->result, s))
+                problem(c, "table %s hand %lld: seat %d's ledger rows sum to %lld but its stored result's net is %lld",
+                        code, (long long)h->number, s, (long long)h->ledger_sum[s],
+                        (long long)result_net(h->result, s));
+        }
+        if (sum != 0)
+            problem(c, "table %s hand %lld: its ledger rows sum to %lld, not zero", code, (long long)h->number,
+                    (long long)sum);
+    }
+}
+
+/* One hand_over as some client saw it. */
+typedef struct seen_over {
+    const crash_player *who;
+    int64_t table_id;
+    crash_hand_over over;
+} seen_over;
+
+static int64_t table_id_of(const checker *c, const char *code)
+{
+    int64_t id = 0;
+    int found = 0;
+    for (size_t i = 0; i < c->n_tables; i++)
+        if (strcmp(c->tables[i].code, code) == 0) {
+            id = c->tables[i].id;
+            found++;
+        }
+    return found == 1 ? id : -found; /* 0: none; < 0: several */
+}
+
+static void check_seen_over(checker *c, const seen_over *seen, const seen_over *first, crash_figures *figures)
+{
+    const char *code = seen->who->code;
+    long long number = (long long)seen->over.hand;
+    if (first != NULL) { /* the same hand_over seen again (another client, or after a resume) */
+        for (int s = 0; s < GAME_SEATS; s++)
+            if (first->over.net[s] != seen->over.net[s])
+                problem(c, "table %s hand %lld: %s saw seat %d's net %lld (server %d), %s saw %lld (server %d): the "
+                           "hand ended twice, differently",
+                        code, number, first->who->name, s, (long long)first->over.net[s], first->over.epoch,
+                        seen->who->name, (long long)seen->over.net[s], seen->over.epoch);
+        return;
+    }
+    figures->hands_seen_over++;
+    const check_hand *h = hand_by_number(c, seen->table_id, seen->over.hand);
+    if (h == NULL || h->result == NULL) {
+        problem(c, "table %s hand %lld: %s saw its hand_over (server %d) but the store has %s", code, number,
+                seen->who->name, seen->over.epoch, h == NULL ? "no such hand" : "it unfinished");
+        return;
+    }
+    bool all_zero = true;
+    for (int s = 0; s < GAME_SEATS; s++) {
+        all_zero = all_zero && seen->over.net[s] == 0;
+        if (h->ledger_sum[s] != seen->over.net[s])
+            problem(c, "table %s hand %lld: %s saw seat %d's net %lld (server %d) but the ledger sums to %lld", code,
+                    number, seen->who->name, s, (long long)seen->over.net[s], seen->over.epoch,
+                    (long long)h->ledger_sum[s]);
+    }
+    if (h->ledger_rows == 0 && !all_zero)
+        problem(c, "table %s hand %lld: %s saw its hand_over but it has no ledger rows", code, number, seen->who->name);
+}
+
+static void check_hand_overs(checker *c, crash_player *const players[], size_t n_players, crash_figures *figures)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n_players; i++)
+        total += players[i]->n_overs;
+    seen_over *all = calloc(total ? total : 1, sizeof *all);
+    size_t n = 0;
+    for (size_t i = 0; i < n_players; i++) {
+        int64_t table_id = table_id_of(c, players[i]->code);
+        if (table_id <= 0) {
+            problem(c, "table %s (%s's) is %s in game_tables", players[i]->code, players[i]->name,
+                    table_id == 0 ? "not" : "more than once");
+            continue;
+        }
+        for (size_t k = 0; k < players[i]->n_overs; k++)
+            all[n++] = (seen_over){.who = players[i], .table_id = table_id, .over = players[i]->overs[k]};
+    }
+    for (size_t i = 0; i < n; i++) {
+        const seen_over *first = NULL;
+        for (size_t k = 0; k < i && first == NULL; k++)
+            if (all[k].table_id == all[i].table_id && all[k].over.hand == all[i].over.hand)
+                first = &all[k];
+        check_seen_over(c, &all[i], first, figures);
+    }
+    free(all);
+}
+
+/* ---- (d): replays ----------------------------------------------------------------------------------- */
+
+/* The stored deal of one seat as tile counts (the deal is four lists of tile names). */
+static bool deal_of_seat(const check_hand *h, int seat, uint8_t count[CRASH_KINDS])
+{
+    return json_array_size(h->deal) == GAME_SEATS && crash_count_tiles(json_array_get(h->deal, (size_t)seat), count);
+}
+
+static bool subset(const uint8_t a[CRASH_KINDS], const uint8_t b[CRASH_KINDS])
+{
+    for (int k = 0; k < CRASH_KINDS; k++)
+        if (a[k] > b[k])
+            return false;
+    return true;
+}
+
+static void tiles_text(const uint8_t count[CRASH_KINDS], char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int k = 0; k < CRASH_KINDS; k++)
+        for (int i = 0; i < count[k] && len + 5 < cap; i++) {
+            char name[4];
+            tg_tile_format(k, name);
+            len += (size_t)snprintf(out + len, cap - len, "%s%s", len ? " " : "", name);
+        }
+}
+
+/* The stored deal is the one the seed deals: the view of each seat before any action. */
+static void check_deal(checker *c, const game_ops *game, const game_hand *hand, const check_hand *h)
+{
+    for (int s = 0; s < GAME_SEATS; s++) {
+        uint8_t stored[CRASH_KINDS], dealt[CRASH_KINDS];
+        json_t *view = game->view(hand, s);
+        bool ok = crash_count_tiles(json_object_get(view, "hand"), dealt);
+        json_decref(view);
+        if (!deal_of_seat(h, s, stored)) {
+            char *text = json_dumps(h->deal, JSON_COMPACT | JSON_ENCODE_ANY);
+            problem(c, "table %s hand %lld: its stored deal is not four lists of tiles: %.200s", h->table->code,
+                    (long long)h->number, text ? text : "(null)");
+            free(text);
+            return;
+        }
+        if (!ok || memcmp(stored, dealt, sizeof stored) != 0)
+            problem(c, "table %s hand %lld: seat %d's stored deal is not what its seed deals", h->table->code,
+                    (long long)h->number, s);
+    }
+}
+
+/* Applies the stored actions; false (with a problem) at the first refused one. */
+static bool replay_actions(checker *c, const game_ops *game, game_hand *hand, const check_hand *h)
+{
+    size_t i;
+    json_t *item;
+    json_array_foreach(h->actions, i, item)
+    {
+        int64_t seq = json_integer_value(json_object_get(item, "seq"));
+        if (seq != (int64_t)i + 1) {
+            problem(c, "table %s hand %lld: action number %zu is stored as seq %lld", h->table->code,
+                    (long long)h->number, i + 1, (long long)seq);
+            return false;
+        }
+        char msg[GAME_MESSAGE_SIZE] = "";
+        int seat = (int)json_integer_value(json_object_get(item, "seat"));
+        const char *refused = game->act(hand, seat, json_object_get(item, "action"), msg, sizeof msg);
+        if (refused != NULL) {
+            char *text = json_dumps(item, JSON_COMPACT);
+            problem(c, "table %s hand %lld: stored action %s does not replay: %s (%s)", h->table->code,
+                    (long long)h->number, text ? text : "?", refused, msg);
+            free(text);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void replay_hand(checker *c, const check_hand *h)
+{
+    const game_ops *game = h->table ? game_find(h->table->game) : NULL;
+    if (game == NULL || h->table->options == NULL) {
+        problem(c, "hand id %lld: its table's game or options cannot be read", (long long)h->id);
+        return;
+    }
+    game_hand *hand = game->hand_new(h->table->options, h->seed, h->banker, (uint32_t)h->multiplier);
+    if (hand == NULL) {
+        problem(c, "table %s hand %lld: hand_new failed", h->table->code, (long long)h->number);
+        return;
+    }
+    check_deal(c, game, hand, h);
+    if (replay_actions(c, game, hand, h)) {
+        bool over = game->is_over(hand);
+        if (h->result == NULL && over)
+            problem(c, "table %s hand %lld: unfinished in the store, yet its %zu stored actions end it",
+                    h->table->code, (long long)h->number, json_array_size(h->actions));
+        if (h->result != NULL && !over)
+            problem(c, "table %s hand %lld: finished in the store, yet its %zu stored actions do not end it",
+                    h->table->code, (long long)h->number, json_array_size(h->actions));
+        if (h->result != NULL && over) {
+            json_t *result = game->result_json(hand);
+            if (!json_equal(result, h->result)) {
+                char *want = json_dumps(result, JSON_COMPACT), *got = json_dumps(h->result, JSON_COMPACT);
+                problem(c, "table %s hand %lld: the replay's result %.400s differs from the stored %.400s",
+                        h->table->code, (long long)h->number, want ? want : "?", got ? got : "?");
+                free(want);
+                free(got);
+            }
+            json_decref(result);
+        }
+    }
+    game->hand_free(hand);
+}
+
+/* Hand numbers, unfinished hands and the banker and multiplier that carry from hand to hand. */
+static void check_table_chain(checker *c, const check_table *t)
+{
+    const check_hand *previous = NULL;
+    int64_t expected = 1;
+    for (size_t i = 0; i < c->n_hands; i++) {
+        const check_hand *h = &c->hands[i];
+        if (h->table_id != t->id)
+            continue;
+        if (h->number != expected)
+            problem(c, "table %s: hand %lld follows hand %lld", t->code, (long long)h->number, (long long)expected - 1);
+        expected = h->number + 1;
+        if (previous != NULL && previous->result == NULL)
+            problem(c, "table %s: hand %lld is unfinished but hand %lld began after it", t->code,
+                    (long long)previous->number, (long long)h->number);
+        if (previous != NULL && previous->result != NULL &&
+            (h->banker != json_integer_value(json_object_get(previous->result, "next_banker")) ||
+             h->multiplier != json_integer_value(json_object_get(previous->result, "next_multiplier"))))
+            problem(c, "table %s hand %lld: banker %d multiplier %lld, but hand %lld's result named %lld and %lld",
+                    t->code, (long long)h->number, h->banker, (long long)h->multiplier, (long long)previous->number,
+                    json_integer_value(json_object_get(previous->result, "next_banker")),
+                    json_integer_value(json_object_get(previous->result, "next_multiplier")));
+        previous = h;
+    }
+    if (previous == NULL || strcmp(t->game, "tiengow") != 0)
+        return;
+    int64_t banker = previous->result ? json_integer_value(json_object_get(previous->result, "next_banker"))
+                                      : previous->banker;
+    int64_t multiplier = previous->result ? json_integer_value(json_object_get(previous->result, "next_multiplier"))
+                                          : previous->multiplier;
+    if (t->banker != banker || t->multiplier != multiplier)
+        problem(c, "table %s keeps banker %d multiplier %lld, but after hand %lld they are %lld and %lld", t->code,
+                t->banker, (long long)t->multiplier, (long long)previous->number, (long long)banker,
+                (long long)multiplier);
+}
+
+/* ---- (e): the tiles each seated client held ------------------------------------------------------------ */
+
+static void check_player_tiles(checker *c, const crash_player *p, crash_figures *figures)
+{
+    if (p->seat < 0 || p->n_seen == 0)
+        return;
+    int64_t table_id = table_id_of(c, p->code);
+    if (table_id <= 0)
+        return; /* reported with the hand_over checks */
+    int64_t max_hand = 0;
+    for (size_t i = 0; i < p->n_seen; i++)
+        max_hand = p->seen[i].hand > max_hand ? p->seen[i].hand : max_hand;
+    /* per hand number: the index of the latest view of it so far, its first one, whether continued */
+    long *last = malloc((size_t)(max_hand + 1) * sizeof *last);
+    long *first = malloc((size_t)(max_hand + 1) * sizeof *first);
+    bool *continued = calloc((size_t)max_hand + 1, sizeof *continued);
+    for (int64_t k = 0; k <= max_hand; k++)
+        last[k] = first[k] = -1;
+
+    for (size_t i = 0; i < p->n_seen; i++) {
+        const crash_tiles_seen *seen = &p->seen[i];
+        char held[128], other[128];
+        tiles_text(seen->count, held, sizeof held);
+        const check_hand *h = hand_by_number(c, table_id, seen->hand);
+        uint8_t deal[CRASH_KINDS];
+        if (h == NULL || !deal_of_seat(h, p->seat, deal)) {
+            problem(c, "table %s hand %lld: %s held [%s] (server %d) but the store has %s", p->code,
+                    (long long)seen->hand, p->name, held, seen->epoch, h == NULL ? "no such hand" : "no deal for it");
+            continue;
+        }
+        tiles_text(deal, other, sizeof other);
+        if (seen->source == CRASH_VIEW_DEAL && memcmp(seen->count, deal, sizeof deal) != 0)
+            problem(c, "table %s hand %lld: %s was dealt [%s] (server %d) but the stored deal of seat %d is [%s]",
+                    p->code, (long long)seen->hand, p->name, held, seen->epoch, p->seat, other);
+        else if (!subset(seen->count, deal))
+            problem(c, "table %s hand %lld: %s held [%s] (server %d), not within the stored deal [%s]", p->code,
+                    (long long)seen->hand, p->name, held, seen->epoch, other);
+        long before = last[seen->hand];
+        if (before >= 0) {
+            const crash_tiles_seen *prev = &p->seen[before];
+            tiles_text(prev->count, other, sizeof other);
+            if (!subset(seen->count, prev->count))
+                problem(c, "table %s hand %lld: %s held [%s] (server %d), after [%s] (server %d): tiles came back",
+                        p->code, (long long)seen->hand, p->name, held, seen->epoch, other, prev->epoch);
+            if (prev->epoch < seen->epoch && !prev->over && !continued[seen->hand]) {
+                continued[seen->hand] = true;
+                figures->hands_continued++;
+                if (p->seen[first[seen->hand]].source == CRASH_VIEW_DEAL)
+                    figures->continued_from_deal++;
+            }
+        } else {
+            first[seen->hand] = (long)i;
+        }
+        last[seen->hand] = (long)i;
+    }
+    free(last);
+    free(first);
+    free(continued);
+}
+
+/* Acts answered ok that the store does not hold: the server was killed between its reply and the
+ * action's commit (allowed: the event, sent after the commit, never came). A figure, not a fault. */
+static void count_acts_not_stored(const checker *c, const crash_player *p, crash_figures *figures)
+{
+    int64_t table_id = table_id_of(c, p->code);
+    for (size_t i = 0; i < p->n_acts; i++) {
+        figures->acts_ok++;
+        const check_hand *h = table_id > 0 ? hand_by_number(c, table_id, p->acts[i].hand) : NULL;
+        bool stored = false;
+        size_t k;
+        json_t *item;
+        if (h != NULL)
+            json_array_foreach(h->actions, k, item) stored =
+                stored || (json_integer_value(json_object_get(item, "seat")) == p->seat &&
+                           json_equal(json_object_get(item, "action"), p->acts[i].action));
+        if (!stored)
+            figures->acts_ok_not_stored++;
+    }
+}
+
+/* ---- driver ------------------------------------------------------------------------------------------------- */
+
+static void free_checker(checker *c)
+{
+    for (size_t i = 0; i < c->n_tables; i++)
+        json_decref(c->tables[i].options);
+    for (size_t i = 0; i < c->n_hands; i++) {
+        json_decref(c->hands[i].deal);
+        json_decref(c->hands[i].result);
+        json_decref(c->hands[i].actions);
+    }
+    free(c->tables);
+    free(c->hands);
+    sqlite3_close(c->db);
+}
+
+int crash_check_store(const char *db_path, crash_player *const players[], size_t n_players, crash_figures *figures)
+{
+    checker c = {0};
+    memset(figures, 0, sizeof *figures);
+    if (sqlite3_open_v2(db_path, &c.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        problem(&c, "cannot open %s read-only: %s", db_path, sqlite3_errmsg(c.db));
+        free_checker(&c);
+        return c.problems;
+    }
+    if (load_tables(&c) && load_hands(&c) && load_actions(&c) && load_ledger(&c)) {
+        check_ledger_rows(&c, figures);
+        check_hand_overs(&c, players, n_players, figures);
+        for (size_t i = 0; i < c.n_hands; i++) {
+            const check_hand *h = &c.hands[i];
+            figures->hands_stored++;
+            figures->actions_stored += (long)json_array_size(h->actions);
+            if (h->result != NULL)
+                figures->hands_finished++;
+            else
+                figures->hands_unfinished++;
+            if (h->table != NULL)
+                replay_hand(&c, h);
+        }
+        for (size_t i = 0; i < c.n_tables; i++)
+            check_table_chain(&c, &c.tables[i]);
+        for (size_t i = 0; i < n_players; i++) {
+            check_player_tiles(&c, players[i], figures);
+            count_acts_not_stored(&c, players[i], figures);
+        }
+    }
+    int problems = c.problems;
+    free_checker(&c);
+    return problems;
+}

@@ -1,0 +1,39 @@
+/*
+ * crash_check — after the crash run, compares the SQLite file (opened read-only) with what the
+ * clients saw and with the game engine:
+ *   (a) every hand whose hand_over a client received has one finished hands row and its ledger
+ *       rows, written once (no two rows of one hand, seat and reason), summing per seat to the
+ *       nets the client saw;
+ *   (b) every finished hand's ledger rows sum to zero, and per seat to its stored result's net;
+ *       no unfinished hand has ledger rows;
+ *   (d) every stored hand replays (game_ops: hand_new from its seed, banker and multiplier, then
+ *       each stored action in order): a finished hand ends exactly on its last action with its
+ *       stored result, an unfinished one takes every action and is not over; the stored deal is
+ *       the one its seed deals; hand numbers run 1, 2, 3, … per table, only the last may be
+ *       unfinished, and banker and multiplier carry from each result to the next hand and to the
+ *       table;
+ *   (e) a hand a client held before a kill and again after it went on with the same tiles: each
+ *       view's tiles are a subset of the previous view's of that hand, the view of the hand's
+ *       start equals the deal stored for that seat, and every view is within that deal.
+ * (c), the ledger's hash chain, is `teahouse admin verify`, run by the test itself.
+ */
+#ifndef CRASH_CHECK_H
+#define CRASH_CHECK_H
+
+#include <stddef.h>
+
+#include "crash_player.h"
+
+typedef struct crash_figures {
+    long hands_stored, hands_finished, hands_unfinished;
+    long actions_stored, ledger_rows;
+    long hands_seen_over;        /* distinct hands whose hand_over some client received */
+    long hands_continued;        /* distinct hands a client held before a kill and again after it */
+    long continued_from_deal;    /* of those, the ones whose first view was the deal itself */
+    long acts_ok, acts_ok_not_stored; /* acts answered ok; of those, absent from the store */
+} crash_figures;
+
+/* Runs the checks; prints each problem to stderr; returns how many there were (0: all good). */
+int crash_check_store(const char *db_path, crash_player *const players[], size_t n_players, crash_figures *figures);
+
+#endif

@@ -1,0 +1,487 @@
+/*
+ * test_crash — kill -9 the real teahouse server again and again while tables play, restart it
+ * on the same database, and check that nothing a client was shown was lost or changed.
+ *
+ * Several private tables, each with one test client at seat 0 and three bots, plus a spectator,
+ * play on their own threads (crash_player). The test kills the server at random moments (some
+ * while the clients are still resuming, most during play), restarts it on the same file and the
+ * same port, and the clients resume with their tokens. At the end the server is stopped with
+ * SIGTERM and the database is checked (crash_check, and `teahouse admin verify` for the hash
+ * chain). The figures are printed; the run takes well under a minute.
+ *
+ * Usage: test_crash PATH_TO_TEAHOUSE WEB_ROOT
+ * Environment: CRASH_SEED (to repeat a run's random moments), CRASH_KILLS (default 24),
+ * CRASH_TABLES (default 8), CRASH_DURABILITY (passed as --durability when set),
+ * CRASH_KEEP=1 (keep the database directory even when the run passes).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+
+#include "crash_check.h"
+#include "crash_player.h"
+#include "server_process.h"
+
+#define MAX_TABLES 32
+#define START_MS 30000        /* a server (ASan, recovering every table) listens within this */
+#define PLAYERS_BACK_MS 20000 /* every client has resumed within this after a restart */
+#define FINAL_HANDS 2         /* hands each table finishes after the last restart */
+#define FINAL_HANDS_MS 60000
+#define STOP_MS 20000
+
+typedef struct crash_run {
+    const char *binary, *web_root;
+    const char *durability; /* NULL: the server's default */
+    uint64_t rng;
+    int kills_wanted, n_tables;
+    char dir[64], db[96];
+    char port_text[16];
+    server_process server;
+    crash_shared shared;
+    crash_player players[MAX_TABLES + 1]; /* the tables' clients, then the spectator */
+    crash_player *all[MAX_TABLES + 1];
+    size_t n_players;     /* set up (or being set up) */
+    size_t n_started;     /* whose threads run */
+    int kills;
+    int failures;         /* problems the run itself found (not the store checks) */
+    int log_errors;       /* ERROR lines in the server logs */
+} crash_run;
+
+/* ---- small helpers ---------------------------------------------------------------------------- */
+
+static uint64_t next_random(crash_run *run)
+{
+    uint64_t z = (run->rng += 0x9E3779B97F4A7C15ull); /* splitmix64 */
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int random_between(crash_run *run, int low, int high)
+{
+    return low + (int)(next_random(run) % (uint64_t)(high - low + 1));
+}
+
+static int env_int(const char *name, int fallback, int min, int max)
+{
+    const char *text = getenv(name);
+    int value = text != NULL ? atoi(text) : fallback;
+    return value < min ? min : value > max ? max : value;
+}
+
+__attribute__((format(printf, 2, 3))) static void run_failure(crash_run *run, const char *format, ...)
+{
+    run->failures++;
+    va_list args;
+    va_start(args, format);
+    fprintf(stderr, "crash: FAILURE: ");
+    vfprintf(stderr, format, args);
+    fprintf(stderr, "\n");
+    va_end(args);
+}
+
+/* A free TCP port below the kernel's ephemeral range: the clients' own connections (ours and
+ * other tests') take ephemeral ports, and one of them could hold the server's port while it
+ * restarts (or even connect to itself on it). */
+static int pick_port(crash_run *run)
+{
+    int ephemeral_low = 32768;
+    FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+    if (f != NULL) {
+        if (fscanf(f, "%d", &ephemeral_low) != 1)
+            ephemeral_low = 32768;
+        fclose(f);
+    }
+    int low = 10000, high = ephemeral_low - 1;
+    if (high <= low) { /* an unusual range: fall back to the top of the port space */
+        low = 61000;
+        high = 65000;
+    }
+    for (int attempt = 0; attempt < 200; attempt++) {
+        int port = random_between(run, low, high);
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        bool free_port = fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof addr) == 0;
+        if (fd >= 0)
+            close(fd);
+        if (free_port)
+            return port;
+    }
+    return 0;
+}
+
+/* ---- the server ------------------------------------------------------------------------------------ */
+
+/* Reads a server's log for sanitizer reports (failures) and ERROR lines (printed). */
+static void scan_log(crash_run *run, int generation)
+{
+    char *log = server_process_log(&run->server);
+    if (log == NULL)
+        return;
+    if (strstr(log, "runtime error") != NULL || strstr(log, "AddressSanitizer") != NULL ||
+        strstr(log, "LeakSanitizer") != NULL)
+        run_failure(run, "server %d's log has a sanitizer report:\n%s", generation, log);
+    for (char *line = log; line != NULL && *line != '\0';) {
+        char *end = strchr(line, '\n');
+        if (end != NULL)
+            *end = '\0';
+        if (strstr(line, "ERROR") != NULL && ++run->log_errors <= 10)
+            fprintf(stderr, "crash: server %d logged: %s\n", generation, line);
+        line = end != NULL ? end + 1 : NULL;
+    }
+    free(log);
+}
+
+static bool start_server(crash_run *run)
+{
+    const char *args[24];
+    int n = 0;
+    /* 25 ms per bot move keeps a client that acts at once under the server's rate limit of 20
+     * messages a second (one act per trick of four moves, one ready per hand) */
+    const char *fixed[] = {"--db", run->db, "--port", run->port_text, "--bot-delay-ms", "25",
+                           "--next-hand-seconds", "1", "--turn-seconds", "60", "--empty-table-seconds", "3600",
+                           "--reconnect-seconds", "3600", "--web-root", run->web_root};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        args[n++] = fixed[i];
+    if (run->durability != NULL) {
+        args[n++] = "--durability";
+        args[n++] = run->durability;
+    }
+    args[n] = NULL;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (server_process_start(&run->server, run->binary, args, START_MS)) {
+            crash_shared_server_up(&run->shared, run->server.host, run->server.port);
+            return true;
+        }
+        server_process_cleanup(&run->server);
+        /* the port may have been taken meanwhile by someone else: the clients follow a new one */
+        snprintf(run->port_text, sizeof run->port_text, "%d", pick_port(run));
+    }
+    return false;
+}
+
+static int current_generation(crash_run *run)
+{
+    pthread_mutex_lock(&run->shared.lock);
+    int generation = run->shared.generation;
+    pthread_mutex_unlock(&run->shared.lock);
+    return generation;
+}
+
+/* kill -9, reap, count the next generation. False if it had died by itself. */
+static bool kill_server(crash_run *run)
+{
+    int generation = current_generation(run);
+    int status = 0;
+    if (server_process_wait(&run->server, 0, &status)) {
+        run_failure(run, "server %d died by itself (status %d) before kill %d", generation, status, run->kills + 1);
+        scan_log(run, generation);
+        char *log = server_process_log(&run->server);
+        fprintf(stderr, "its log:\n%s\n", log ? log : "");
+        free(log);
+        return false;
+    }
+    bool reaped = server_process_stop(&run->server, SIGKILL, 10000, &status);
+    if (!reaped) {
+        run_failure(run, "server %d did not die of SIGKILL within 10 s", generation);
+        return false;
+    }
+    run->kills++;
+    scan_log(run, generation);
+    server_process_cleanup(&run->server);
+    crash_shared_server_down(&run->shared);
+    return true;
+}
+
+/* ---- the players --------------------------------------------------------------------------------- */
+
+static bool set_up_players(crash_run *run)
+{
+    for (int t = 0; t < run->n_tables; t++) {
+        crash_player *p = &run->players[t];
+        char name[32];
+        snprintf(name, sizeof name, "Crash %d", t + 1);
+        p->send_ready = t % 2 == 0; /* half the tables skip the pause between hands */
+        run->all[run->n_players++] = p;
+        if (!crash_player_connect_new(p, &run->shared, name) || !crash_player_open_table(p, 60)) {
+            run_failure(run, "setting up: %s", p->failure);
+            return false;
+        }
+    }
+    crash_player *watcher = &run->players[run->n_tables];
+    run->all[run->n_players++] = watcher;
+    if (!crash_player_connect_new(watcher, &run->shared, "Crash watcher") ||
+        !crash_player_watch(watcher, run->players[0].code)) {
+        run_failure(run, "setting up: %s", watcher->failure);
+        return false;
+    }
+    for (size_t i = 0; i < run->n_players; i++) {
+        if (!crash_player_start(run->all[i])) {
+            run_failure(run, "cannot start a player thread");
+            return false;
+        }
+        run->n_started++;
+    }
+    return true;
+}
+
+/* A player that ended on its own has failed; prints it once. Call with the lock held. */
+static bool any_player_failed(crash_run *run)
+{
+    for (size_t i = 0; i < run->n_players; i++)
+        if (run->all[i]->finished)
+            return true;
+    return false;
+}
+
+/* Waits until pred holds for every player, a player fails, or the time is up. */
+typedef bool (*player_pred)(const crash_player *p, int generation);
+
+static bool is_live(const crash_player *p, int generation) { return p->live_epoch == generation; }
+
+static bool finished_hands_since(const crash_player *p, int generation)
+{
+    return p->seat < 0 || (p->overs_epoch == generation && p->overs_in_epoch >= FINAL_HANDS);
+}
+
+static bool wait_players(crash_run *run, player_pred pred, int generation, int timeout_ms, const char *what)
+{
+    long long deadline = crash_now_ms() + timeout_ms;
+    pthread_mutex_lock(&run->shared.lock);
+    for (;;) {
+        size_t behind = run->n_players;
+        for (size_t i = 0; i < run->n_players; i++)
+            if (pred(run->all[i], generation))
+                behind--;
+        bool failed = any_player_failed(run);
+        if (behind == 0 || failed || crash_now_ms() >= deadline) {
+            pthread_mutex_unlock(&run->shared.lock);
+            if (behind != 0 && !failed)
+                for (size_t i = 0; i < run->n_players; i++)
+                    if (!pred(run->all[i], generation))
+                        run_failure(run, "%s (table %s) did not %s within %d s of server %d starting",
+                                    run->all[i]->name, run->all[i]->code, what, timeout_ms / 1000, generation);
+            return behind == 0 && !failed;
+        }
+        crash_shared_wait(&run->shared, deadline);
+    }
+}
+
+/* Lets the clients play for ms (the random moment of the next kill); false if a player failed. */
+static bool let_play(crash_run *run, int ms)
+{
+    long long deadline = crash_now_ms() + ms;
+    pthread_mutex_lock(&run->shared.lock);
+    while (!any_player_failed(run) && crash_now_ms() < deadline)
+        crash_shared_wait(&run->shared, deadline);
+    bool failed = any_player_failed(run);
+    pthread_mutex_unlock(&run->shared.lock);
+    return !failed;
+}
+
+static void stop_players(crash_run *run)
+{
+    crash_shared_stop(&run->shared);
+    for (size_t i = 0; i < run->n_started; i++)
+        crash_player_join(run->all[i]);
+    for (size_t i = 0; i < run->n_started; i++) /* set-up failures were reported already */
+        if (run->all[i]->failure[0] != '\0')
+            run_failure(run, "%s", run->all[i]->failure);
+    if (run->failures > 0)
+        for (size_t i = 0; i < run->n_started; i++) {
+            char where[256];
+            crash_player_describe(run->all[i], where, sizeof where);
+            fprintf(stderr, "crash: at the end, %s\n", where);
+        }
+}
+
+/* ---- the run -------------------------------------------------------------------------------------- */
+
+/* The random moment of a kill: a quarter while the clients are still resuming, the rest during
+ * play, from right away to a second and a half in. */
+static bool kill_and_restart(crash_run *run)
+{
+    int generation = current_generation(run);
+    bool during_play = next_random(run) % 4 != 0;
+    if (during_play && !wait_players(run, is_live, generation, PLAYERS_BACK_MS, "resume"))
+        return false;
+    int delay = during_play ? random_between(run, 0, 1500) : random_between(run, 0, 150);
+    if (!let_play(run, delay) || !kill_server(run))
+        return false;
+    if (!start_server(run)) {
+        run_failure(run, "the server did not start again after kill %d", run->kills);
+        return false;
+    }
+    return true;
+}
+
+static bool play_and_kill(crash_run *run)
+{
+    if (!set_up_players(run))
+        return false;
+    while (run->kills < run->kills_wanted)
+        if (!kill_and_restart(run))
+            return false;
+    int generation = current_generation(run);
+    return wait_players(run, is_live, generation, PLAYERS_BACK_MS, "resume") &&
+           wait_players(run, finished_hands_since, generation, FINAL_HANDS_MS, "finish two hands");
+}
+
+static void stop_server_cleanly(crash_run *run)
+{
+    int generation = current_generation(run);
+    int status = 0;
+    if (!server_process_stop(&run->server, SIGTERM, STOP_MS, &status))
+        run_failure(run, "server %d did not exit within %d s of SIGTERM", generation, STOP_MS / 1000);
+    else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        run_failure(run, "server %d exited with status %d after SIGTERM", generation, status);
+    scan_log(run, generation);
+    if (run->failures > 0) {
+        char *log = server_process_log(&run->server);
+        fprintf(stderr, "crash: the last server's log:\n%s\n", log ? log : "");
+        free(log);
+    }
+    server_process_cleanup(&run->server);
+}
+
+/* (c): `teahouse admin verify --db FILE` must succeed. */
+static bool admin_verify(crash_run *run)
+{
+    int out[2];
+    if (pipe(out) != 0)
+        return false;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out[1], STDOUT_FILENO);
+        dup2(out[1], STDERR_FILENO);
+        close(out[0]);
+        close(out[1]);
+        execl(run->binary, run->binary, "admin", "verify", "--db", run->db, (char *)NULL);
+        _exit(127);
+    }
+    close(out[1]);
+    char text[2048];
+    size_t len = 0;
+    ssize_t n;
+    while (len < sizeof text - 1 && (n = read(out[0], text + len, sizeof text - 1 - len)) > 0)
+        len += (size_t)n;
+    text[len] = '\0';
+    close(out[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    fprintf(stderr, "crash: teahouse admin verify: %s", text);
+    if (!ok)
+        run_failure(run, "teahouse admin verify failed (status %d)", status);
+    return ok;
+}
+
+static void print_figures(const crash_run *run, const crash_figures *f, long long elapsed_ms)
+{
+    long frames = 0, connections = 0, refused = 0;
+    for (size_t i = 0; i < run->n_players; i++) {
+        frames += run->all[i]->frames;
+        connections += run->all[i]->connections;
+        refused += run->all[i]->refused_busy;
+    }
+    printf("crash: %d tables, %d kills (-9) in %.1f s\n", run->n_tables, run->kills, (double)elapsed_ms / 1000);
+    printf("crash: hands finished %ld (in the store; %ld distinct hand_over seen by clients), unfinished %ld\n",
+           f->hands_finished, f->hands_seen_over, f->hands_unfinished);
+    printf("crash: hands interrupted by a kill and continued %ld (%ld of them held from their deal)\n",
+           f->hands_continued, f->continued_from_deal);
+    printf("crash: actions stored %ld; client acts answered ok %ld, of which %ld were lost to a kill before their "
+           "commit; acts refused as stale %ld\n",
+           f->actions_stored, f->acts_ok, f->acts_ok_not_stored, refused);
+    printf("crash: ledger rows %ld; connections %ld; frames %ld; ERROR lines in server logs %d\n", f->ledger_rows,
+           connections, frames, run->log_errors);
+}
+
+/* The run must have done what it claims, or its passing means little. */
+static void check_coverage(crash_run *run, const crash_figures *f)
+{
+    if (run->kills < run->kills_wanted)
+        run_failure(run, "only %d of %d kills were done", run->kills, run->kills_wanted);
+    if (f->hands_seen_over < run->n_tables)
+        run_failure(run, "clients saw only %ld hands end", f->hands_seen_over);
+    if (f->hands_continued == 0)
+        run_failure(run, "no hand was interrupted by a kill and continued: (e) was not exercised");
+}
+
+static void remove_dir(const crash_run *run)
+{
+    const char *suffixes[] = {"", "-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s%s", run->db, suffixes[i]);
+        unlink(path);
+    }
+    rmdir(run->dir);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s PATH_TO_TEAHOUSE WEB_ROOT\n", argv[0]);
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    static crash_run run; /* large: the players' records */
+    run.binary = argv[1];
+    run.web_root = argv[2];
+    run.durability = getenv("CRASH_DURABILITY");
+    const char *seed_text = getenv("CRASH_SEED");
+    run.rng = seed_text != NULL ? strtoull(seed_text, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    uint64_t seed = run.rng;
+    run.kills_wanted = env_int("CRASH_KILLS", 24, 1, 1000);
+    run.n_tables = env_int("CRASH_TABLES", 8, 1, MAX_TABLES);
+    printf("crash: seed %llu (CRASH_SEED=%llu repeats the kill moments), %d tables, %d kills\n",
+           (unsigned long long)seed, (unsigned long long)seed, run.n_tables, run.kills_wanted);
+    fflush(stdout);
+
+    snprintf(run.dir, sizeof run.dir, "/tmp/teahouse-crash-XXXXXX");
+    if (mkdtemp(run.dir) == NULL) {
+        perror("mkdtemp");
+        return 1;
+    }
+    snprintf(run.db, sizeof run.db, "%s/teahouse.db", run.dir);
+    snprintf(run.port_text, sizeof run.port_text, "%d", pick_port(&run));
+    crash_shared_init(&run.shared);
+
+    long long started = crash_now_ms();
+    bool served = start_server(&run);
+    if (!served)
+        run_failure(&run, "the server did not start");
+    else
+        play_and_kill(&run);
+    stop_players(&run);
+    if (served)
+        stop_server_cleanly(&run);
+
+    crash_figures figures;
+    int problems = crash_check_store(run.db, run.all, run.n_players, &figures);
+    admin_verify(&run);
+    print_figures(&run, &figures, crash_now_ms() - started);
+    check_coverage(&run, &figures);
+
+    bool passed = problems == 0 && run.failures == 0;
+    if (!passed || getenv("CRASH_KEEP") != NULL)
+        fprintf(stderr, "crash: the database is kept in %s\n", run.dir);
+    else
+        remove_dir(&run);
+    printf("crash: %s (%d store problems, %d run failures)\n", passed ? "PASS" : "FAIL", problems, run.failures);
+    for (size_t i = 0; i < run.n_players; i++)
+        crash_player_free(run.all[i]);
+    crash_shared_destroy(&run.shared);
+    return passed ? 0 : 1;
+}
