@@ -114,11 +114,20 @@ bool lobby_pending_end(lobby_pending *w)
     return w->c->conn != NULL;
 }
 
+static void drop_queue(client *c)
+{
+    for (int i = 0; i < c->n_queued; i++)
+        free(c->queued[i]);
+    c->n_queued = 0;
+}
+
 void lobby_client_release(lobby *l, client *c)
 {
     (void)l;
-    if (c->conn == NULL && c->pending == 0)
+    if (c->conn == NULL && c->pending == 0) {
+        drop_queue(c);
         free(c);
+    }
 }
 
 void lobby_pending_free(lobby_pending *w)
@@ -399,6 +408,46 @@ static void on_open(void *ctx, net_conn *conn)
     }
 }
 
+static void handle(lobby *l, client *c, const char *text, size_t len);
+
+/* A client may send more right after its hello; what comes before the store has answered the
+ * hello waits (a few messages) and is handled, in order, after the welcome. */
+static bool queue_message(lobby *l, client *c, const char *text, size_t len)
+{
+    if (c->n_queued >= LOBBY_QUEUE_MAX) {
+        lobby_send_error(l, c, NULL, "not_hello", "Wait for the welcome before sending more.");
+        return false;
+    }
+    char *copy = malloc(len + 1);
+    if (copy == NULL)
+        return false;
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    c->queued[c->n_queued] = copy;
+    c->queued_len[c->n_queued] = len;
+    c->n_queued++;
+    return true;
+}
+
+void lobby_hello_done(lobby *l, client *c)
+{
+    c->hello_pending = false;
+    int n = c->n_queued;
+    char *texts[LOBBY_QUEUE_MAX];
+    size_t lens[LOBBY_QUEUE_MAX];
+    memcpy(texts, c->queued, sizeof(char *) * (size_t)n);
+    memcpy(lens, c->queued_len, sizeof(size_t) * (size_t)n);
+    c->n_queued = 0;
+    for (int i = 0; i < n; i++) {
+        /* a queued hello or login may wait for the store again: the rest waits behind it */
+        if (c->hello_pending && c->conn != NULL)
+            queue_message(l, c, texts[i], lens[i]);
+        else if (c->conn != NULL)
+            handle(l, c, texts[i], lens[i]);
+        free(texts[i]);
+    }
+}
+
 static void on_message(void *ctx, net_conn *conn, const char *text, size_t len)
 {
     lobby *l = ctx;
@@ -414,15 +463,22 @@ static void on_message(void *ctx, net_conn *conn, const char *text, size_t len)
         lobby_send_error(l, c, NULL, "rate_limited", "Too many messages; slow down.");
         return;
     }
+    if (c->hello_pending)
+        queue_message(l, c, text, len);
+    else
+        handle(l, c, text, len);
+}
+
+/* Decodes one message and runs it. */
+static void handle(lobby *l, client *c, const char *text, size_t len)
+{
     proto_msg m;
     char msg[PROTO_MESSAGE_SIZE];
     proto_status status = proto_decode(text, len, &m, msg, sizeof msg);
     if (status != PROTO_OK)
         lobby_send_error(l, c, m.id, proto_status_name(status), msg);
     else if (c->p == NULL && m.type != PROTO_HELLO)
-        lobby_send_error(l, c, m.id, "not_hello",
-                         c->hello_pending ? "Wait for the welcome before sending more."
-                                          : "Say hello first: {\"type\":\"hello\",\"v\":1,\"name\":…}.");
+        lobby_send_error(l, c, m.id, "not_hello", "Say hello first: {\"type\":\"hello\",\"v\":1,\"name\":…}.");
     else
         dispatch(&(request){.l = l, .c = c, .m = &m});
     proto_msg_free(&m);
@@ -436,6 +492,7 @@ static void on_close(void *ctx, net_conn *conn)
         return;
     net_conn_set_data(conn, NULL);
     c->conn = NULL;
+    drop_queue(c);
     player *p = c->p;
     c->p = NULL;
     lobby_client_release(l, c);

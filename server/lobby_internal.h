@@ -21,6 +21,7 @@
 
 #define LOBBY_BUCKETS 4096
 #define LOBBY_MAX_ERROR_CODES 64
+#define LOBBY_QUEUE_MAX 16
 
 typedef struct client {
     net_conn *conn;        /* NULL once closed */
@@ -29,6 +30,9 @@ typedef struct client {
     int strikes;           /* messages refused by the rate limit */
     int pending;           /* store requests made for it, not yet answered */
     bool hello_pending;    /* its hello waits for the store */
+    char *queued[LOBBY_QUEUE_MAX]; /* messages that came meanwhile, handled after the welcome */
+    size_t queued_len[LOBBY_QUEUE_MAX];
+    int n_queued;
     char token[PROTO_TOKEN_LEN + 1]; /* the session this connection is in ("" without a store) */
 } client;
 
@@ -94,6 +98,8 @@ void lobby_client_release(lobby *l, client *c);
 /* Releases the request (its client, id and options) once answered. */
 void lobby_pending_free(lobby_pending *w);
 void lobby_maybe_free(lobby *l);
+/* The hello waiting for the store is answered: handle the messages that came meanwhile. */
+void lobby_hello_done(lobby *l, client *c);
 
 /* lobby_players.c */
 unsigned lobby_bucket(const char *text);

@@ -192,7 +192,6 @@ static void on_guest_created(void *ctx, const store_error *error, const store_se
     lobby *l = w->l;
     client *c = w->c;
     if (lobby_pending_end(w)) {
-        c->hello_pending = false;
         player *p = error->status == STORE_OK ? lobby_player_of_id(l, session->player_id, w->name) : NULL;
         if (error->status != STORE_OK) {
             unavailable(l, c, w->id, error);
@@ -202,6 +201,7 @@ static void on_guest_created(void *ctx, const store_error *error, const store_se
             set_token(l, p, session->token);
             welcome(l, c, p, w->name, w->id, false);
         }
+        lobby_hello_done(l, c);
     }
     lobby_pending_free(w);
 }
@@ -220,7 +220,6 @@ static void on_session_found(void *ctx, const store_error *error, const store_se
     if (error->status == STORE_NOT_FOUND && c->conn != NULL && create_guest(w))
         return;
     if (lobby_pending_end(w)) {
-        c->hello_pending = false;
         player *p = error->status == STORE_OK
                         ? lobby_player_of_id(l, session->player_id, w->name[0] ? w->name : session->nickname)
                         : NULL;
@@ -233,6 +232,7 @@ static void on_session_found(void *ctx, const store_error *error, const store_se
             set_token(l, p, w->token);
             welcome(l, c, p, w->name, w->id, true);
         }
+        lobby_hello_done(l, c);
     }
     lobby_pending_free(w);
 }
@@ -242,8 +242,9 @@ static void end_failed_request(lobby_pending *w)
     lobby *l = w->l;
     client *c = w->c;
     if (lobby_pending_end(w)) {
-        c->hello_pending = false;
         lobby_send_error(l, c, w->id, "unavailable", "The server is stopping.");
+        if (c->hello_pending)
+            lobby_hello_done(l, c);
     }
     lobby_pending_free(w);
 }

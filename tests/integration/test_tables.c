@@ -408,6 +408,40 @@ START_TEST(test_sigterm_mid_hand_tells_clients_and_exits_cleanly)
 }
 END_TEST
 
+/* A client may send on without waiting for its welcome: the messages are answered after it, in order. */
+START_TEST(test_messages_sent_right_after_hello_are_answered_after_the_welcome)
+{
+    start_server("0");
+    table_client c = {0};
+    c.seat = -1;
+    snprintf(c.name, sizeof c.name, "Hasty");
+    char error[128];
+    c.ws = ws_client_connect(server.host, server.port, "/ws", 5000, error, sizeof error);
+    ck_assert_ptr_nonnull(c.ws);
+    const char *burst[] = {"{\"type\":\"hello\",\"v\":1,\"name\":\"Hasty\",\"id\":1}",
+                           "{\"type\":\"ping\",\"id\":2}",
+                           "{\"type\":\"create_table\",\"game\":\"tiengow\",\"public\":false,\"id\":3}",
+                           "{\"type\":\"list_tables\",\"id\":4}"};
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_int_eq(ws_client_send_text(c.ws, burst[i], strlen(burst[i])), WS_CLIENT_OK);
+    const char *want[] = {"welcome", "pong", "snapshot", "tables"};
+    int next = 0;
+    for (int i = 0; i < 100 && next < 4; i++) {
+        json_t *frame = tc_next(&c, 50);
+        json_t *id = json_object_get(frame, "id");
+        if (json_is_integer(id)) {
+            ck_assert_int_eq(json_integer_value(id), next + 1); /* in order */
+            ck_assert_str_eq(type_of(frame), want[next]);
+            next++;
+        }
+        json_decref(frame);
+    }
+    ck_assert_int_eq(next, 4);
+    tc_close(&c);
+    stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -426,6 +460,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_the_bot_plays_for_a_seat_whose_turn_timer_runs_out);
     tcase_add_test(tc, test_bad_messages_get_errors_and_change_nothing);
     tcase_add_test(tc, test_sigterm_mid_hand_tells_clients_and_exits_cleanly);
+    tcase_add_test(tc, test_messages_sent_right_after_hello_are_answered_after_the_welcome);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
