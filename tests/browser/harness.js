@@ -31,46 +31,70 @@ function serverBinary() {
   throw new Error('Set TEAHOUSE_SERVER to the teahouse binary (meson test does).');
 }
 
-/* Starts the server on a free port; resolves once it logs the address it listens on. */
-export async function startServer(extraArgs = []) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'teahouse-browser-'));
-  const args = ['--port', '0', '--bind', '127.0.0.1', '--web-root', WEB_ROOT, '--db', path.join(dir, 'teahouse.db'),
+/* Runs the server binary on `port` (0: a free one) with its database in dir; resolves with the
+ * child and its address once it logs the address it listens on. */
+async function spawnServer(dir, port, extraArgs) {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--web-root', WEB_ROOT, '--db', path.join(dir, 'teahouse.db'),
     '--bot-delay-ms', '50', '--next-hand-seconds', '1', ...extraArgs];
   const child = spawn(serverBinary(), args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 10000);
+  const run = { child, log: '' };
+  run.url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${run.log}`)), 10000);
     const onData = (chunk) => {
-      log += chunk;
-      const m = /listening on (http:\/\/[^\s]+)/.exec(log);
+      run.log += chunk;
+      const m = /listening on (http:\/\/[^\s]+)/.exec(run.log);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve(m[1].replace('localhost', '127.0.0.1'));
       }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${log}`));
+      reject(new Error(`server exited with ${code}:\n${run.log}`));
     });
     child.on('error', (e) => {
       clearTimeout(timer);
       reject(e);
     });
   });
+  return run;
+}
+
+/* SIGTERM, as an operator stops it; a crash or a sanitizer report (a non-zero exit) fails the test. */
+async function stopServer(run) {
+  if (run.child.exitCode === null && run.child.signalCode === null) {
+    const exited = new Promise((resolve) => run.child.once('exit', resolve));
+    run.child.kill('SIGTERM');
+    await exited;
+  }
+  if (run.child.exitCode !== 0) {
+    throw new Error(`the server exited with ${run.child.exitCode ?? run.child.signalCode}:\n${run.log.slice(-4000)}`);
+  }
+}
+
+/* Starts the server on a free port with a new database; resolves once it listens. */
+export async function startServer(extraArgs = []) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'teahouse-browser-'));
+  let run = await spawnServer(dir, 0, extraArgs);
+  const url = run.url;
+  const logs = [];
   return {
-    url: url.replace('localhost', '127.0.0.1'),
-    log: () => log,
-    /* Stops the server as an operator would; a crash or a sanitizer report fails the test. */
+    url,
+    log: () => logs.join('') + run.log,
+    /* Stops the server and starts it again on the same port and database, as after an upgrade. */
+    async restart() {
+      await stopServer(run);
+      logs.push(run.log);
+      run = await spawnServer(dir, new URL(url).port, extraArgs);
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
+      try {
+        await stopServer(run);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-      fs.rmSync(dir, { recursive: true, force: true });
-      if (child.exitCode !== 0) throw new Error(`the server exited with ${child.exitCode ?? child.signalCode}:\n${log.slice(-4000)}`);
     },
   };
 }

@@ -1,13 +1,14 @@
 /*
  * reconnect — a player who reloads the page mid-hand, or whose connection drops, is brought back
  * to their seat by itself: the resume token kept in localStorage says hello again, the server
- * answers resumed, and the page shows the same table, seat and hand.
+ * answers resumed, and the page shows the same table, seat and hand. The same after the server
+ * restarts: the table is parked, then reopened, and a guest's token still resumes its seat.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createTable, enterName, handTiles, launchBrowser, openPage, playToSettlement, recordFrames,
-  startServer, TOKEN, until, welcomesAfter } from './harness.js';
+  soloTable, startServer, TOKEN, until, welcomesAfter } from './harness.js';
 
 describe('reconnection', () => {
   let server;
@@ -67,6 +68,31 @@ describe('reconnection', () => {
     assert.equal(again.resumed, true);
     assert.equal(again.player.id, me);
     await page.waitForSelector(`#table-page[data-seat="0"] .seat[data-seat="0"] .conn-dot.on`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  it('comes back to the same seat of the same table after the server restarts', async () => {
+    const { page, frames, code } = await soloTable(browser, server.url, 'Siu Ming');
+    await playToSettlement(page, 1);
+    const me = await page.evaluate(() => window.teahouse.app.me());
+    const token = await page.evaluate(() => localStorage.getItem('teahouse.token'));
+
+    const mark = frames.received.length;
+    await server.restart();
+    await until(() => welcomesAfter(frames, mark).length > 0, 30000);
+    const parked = frames.received.slice(mark).find((m) => m.type === 'event' && m.event.kind === 'parked');
+    assert.ok(parked, 'the table said it was parked for the restart');
+    const welcome = welcomesAfter(frames, mark)[0];
+    assert.equal(welcome.resumed, true, 'a guest\'s token outlives the restart');
+    assert.equal(welcome.player.id, me);
+    assert.equal(welcome.token, token);
+    await page.waitForSelector(`#table-page[data-code="${code}"][data-seat="0"]`);
+    await page.waitForFunction(() => !document.querySelector('#table-parked'));
+
+    /* the hand played before the restart is in the table's history */
+    await page.click('#history-toggle');
+    await page.locator('.history-entry[data-hand="1"]').waitFor();
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

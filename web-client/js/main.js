@@ -154,6 +154,7 @@ function onMessage(msg) {
         const ts = tables.get(msg.table);
         if (applyEvent(ts, msg, app.me())) refreshHistory(ts);
         if (msg.event.kind === 'closing') toast(t('table.closed', { why: msg.event.why || '' }), 'error');
+        if (msg.event.kind === 'parked') toast(t('table.parked'), 'info');
       }
       break;
     case 'events': {

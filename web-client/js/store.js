@@ -16,6 +16,8 @@ export function newTable(code) {
     scores: [0, 0, 0, 0], banker: null, multiplier: 2, phase: 'waiting', hostId: null,
     options: {}, isPublic: false, turnSeconds: null, handsPlayed: 0,
     lastResult: null, closed: null,
+    paused: false, /* the server cannot save moves right now and waits (a `paused` event) */
+    stale: false,  /* parked for a restart: join again once reconnected */
     /* hands newest first as the server sent them; oldest: the smallest hand number held */
     hist: { hands: [], loaded: false, loading: false, again: false, more: false, oldest: null, error: null },
     replays: new Map(), /* hand number → { frames, seat, players } | { loading } | { error } */
@@ -71,6 +73,7 @@ export function applySnapshot(ts, msg) {
   ts.turnSeconds = info.turn_seconds;
   ts.handsPlayed = info.hands_played;
   ts.closed = info.state === 'closed' ? ts.closed || '' : null;
+  ts.stale = false;
   const view = msg.view;
   if (view && view.over && view.result && ts.phase !== 'playing') {
     const entry = settledHand(ts, info.hands_played, view.result, view);
@@ -118,6 +121,16 @@ export function applyEvent(ts, msg, me) {
     case 'closing':
       ts.phase = 'closed';
       ts.closed = ev.why || '';
+      break;
+    case 'paused':
+      ts.paused = true;
+      break;
+    case 'resumed':
+      ts.paused = false;
+      break;
+    case 'parked':
+      ts.stale = true; /* the server restarts; the table comes back with it */
+      ts.paused = false;
       break;
     default:
       break;

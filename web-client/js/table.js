@@ -118,6 +118,8 @@ function renderNotice(ts, app) {
   const isHost = ts.hostId === app.me();
   if (ts.phase === 'closed') return h('p', { class: 'notice warn' }, t('table.closed', { why: ts.closed || '' }));
   const parts = [];
+  if (ts.stale) parts.push(h('p', { class: 'notice warn', id: 'table-parked' }, t('table.parked')));
+  else if (ts.paused) parts.push(h('p', { class: 'notice warn', id: 'table-paused' }, t('table.paused')));
   if (ts.mySeat === null) parts.push(h('p', { class: 'notice' }, t('table.spectating')));
   if (ts.phase === 'waiting') {
     const empty = ts.seats.filter((s) => !s.bot && !s.player).length;
