@@ -277,10 +277,33 @@ static int64_t table_id_of(const checker *c, const char *code)
     return found == 1 ? id : -found; /* 0: none; < 0: several */
 }
 
+/* A table's running totals after hand `number`: per seat, its ledger rows of hands 1 to number. */
+static void running_scores(const checker *c, int64_t table_id, int64_t number, int64_t scores[GAME_SEATS])
+{
+    memset(scores, 0, GAME_SEATS * sizeof scores[0]);
+    for (size_t i = 0; i < c->n_hands; i++)
+        if (c->hands[i].table_id == table_id && c->hands[i].number <= number)
+            for (int s = 0; s < GAME_SEATS; s++)
+                scores[s] += c->hands[i].ledger_sum[s];
+}
+
+static void check_seen_scores(checker *c, const seen_over *seen)
+{
+    int64_t scores[GAME_SEATS];
+    running_scores(c, seen->table_id, seen->over.hand, scores);
+    for (int s = 0; s < GAME_SEATS; s++)
+        if (scores[s] != seen->over.scores[s])
+            problem(c, "table %s hand %lld: %s saw seat %d's running score %lld (server %d) but the ledger of hands 1 "
+                       "to %lld sums to %lld",
+                    seen->who->code, (long long)seen->over.hand, seen->who->name, s, (long long)seen->over.scores[s],
+                    seen->over.epoch, (long long)seen->over.hand, (long long)scores[s]);
+}
+
 static void check_seen_over(checker *c, const seen_over *seen, const seen_over *first, crash_figures *figures)
 {
     const char *code = seen->who->code;
     long long number = (long long)seen->over.hand;
+    check_seen_scores(c, seen);
     if (first != NULL) { /* the same hand_over seen again (another client, or after a resume) */
         for (int s = 0; s < GAME_SEATS; s++)
             if (first->over.net[s] != seen->over.net[s])
@@ -515,6 +538,10 @@ static void check_player_tiles(checker *c, const crash_player *p, crash_figures 
             continue;
         }
         tiles_text(deal, other, sizeof other);
+        if (seen->banker != h->banker || seen->multiplier != h->multiplier)
+            problem(c, "table %s hand %lld: %s's view (server %d) has banker %d multiplier %lld, the store %d and %lld",
+                    p->code, (long long)seen->hand, p->name, seen->epoch, seen->banker, (long long)seen->multiplier,
+                    h->banker, (long long)h->multiplier);
         if (seen->source == CRASH_VIEW_DEAL && memcmp(seen->count, deal, sizeof deal) != 0)
             problem(c, "table %s hand %lld: %s was dealt [%s] (server %d) but the stored deal of seat %d is [%s]",
                     p->code, (long long)seen->hand, p->name, held, seen->epoch, p->seat, other);

@@ -3,7 +3,8 @@
  * clients saw and with the game engine:
  *   (a) every hand whose hand_over a client received has one finished hands row and its ledger
  *       rows, written once (no two rows of one hand, seat and reason), summing per seat to the
- *       nets the client saw;
+ *       nets the client saw; the running scores it saw are the sums of the table's ledger up to
+ *       that hand;
  *   (b) every finished hand's ledger rows sum to zero, and per seat to its stored result's net;
  *       no unfinished hand has ledger rows;
  *   (d) every stored hand replays (game_ops: hand_new from its seed, banker and multiplier, then
@@ -14,7 +15,8 @@
  *       table;
  *   (e) a hand a client held before a kill and again after it went on with the same tiles: each
  *       view's tiles are a subset of the previous view's of that hand, the view of the hand's
- *       start equals the deal stored for that seat, and every view is within that deal.
+ *       start equals the deal stored for that seat, every view is within that deal and shows the
+ *       hand's stored banker and multiplier.
  * (c), the ledger's hash chain, is `teahouse admin verify`, run by the test itself.
  */
 #ifndef CRASH_CHECK_H

@@ -176,10 +176,11 @@ static void note_progress_over(crash_player *p)
 static void record_hand_over(crash_player *p, const json_t *event)
 {
     json_t *net = json_object_get(json_object_get(event, "result"), "net");
+    json_t *scores = json_object_get(event, "scores");
     json_t *hand = json_object_get(event, "hand");
-    if (!json_is_integer(hand) || json_array_size(net) != CRASH_SEATS) {
+    if (!json_is_integer(hand) || json_array_size(net) != CRASH_SEATS || json_array_size(scores) != CRASH_SEATS) {
         char *text = text_of(event);
-        fail(p, "a hand_over without its hand number or a net of four seats: %.300s", text);
+        fail(p, "a hand_over without its hand number, or a net or scores not of four seats: %.300s", text);
         free(text);
         return;
     }
@@ -192,8 +193,10 @@ static void record_hand_over(crash_player *p, const json_t *event)
     crash_hand_over *over = &p->overs[p->n_overs++];
     over->hand = json_integer_value(hand);
     over->epoch = p->epoch;
-    for (size_t s = 0; s < CRASH_SEATS; s++)
+    for (size_t s = 0; s < CRASH_SEATS; s++) {
         over->net[s] = json_integer_value(json_array_get(net, s));
+        over->scores[s] = json_integer_value(json_array_get(scores, s));
+    }
     p->hand = over->hand;
     note_progress_over(p);
 }
@@ -245,6 +248,8 @@ static void record_view(crash_player *p, json_t *view, crash_view_source source)
     seen->epoch = p->epoch;
     seen->source = source;
     seen->over = json_is_true(json_object_get(view, "over"));
+    seen->banker = (int)json_integer_value(json_object_get(view, "banker"));
+    seen->multiplier = json_integer_value(json_object_get(view, "multiplier"));
     p->n_seen++;
 }
 

@@ -56,6 +56,7 @@ bool crash_count_tiles(const json_t *tiles, uint8_t count[CRASH_KINDS]);
 typedef struct crash_hand_over { /* one hand_over event a client received */
     int64_t hand;
     int64_t net[CRASH_SEATS];
+    int64_t scores[CRASH_SEATS];  /* the table's running totals after the hand */
     int epoch;
 } crash_hand_over;
 
@@ -70,6 +71,8 @@ typedef struct crash_tiles_seen { /* the player's own tiles in one view */
     int epoch;
     crash_view_source source;
     bool over;
+    int banker;
+    int64_t multiplier;
     uint8_t count[CRASH_KINDS];
 } crash_tiles_seen;
 
