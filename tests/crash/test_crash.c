@@ -10,12 +10,11 @@
  * chain). The figures are printed; the run takes well under a minute.
  *
  * Usage: test_crash PATH_TO_TEAHOUSE WEB_ROOT
- * Environment: CRASH_SEED (to repeat a run's random moments), CRASH_KILLS (default 24),
+ * Environment: CRASH_SEED (to repeat a run's kill delays), CRASH_KILLS (default 24),
  * CRASH_TABLES (default 8), CRASH_DURABILITY (passed as --durability when set),
- * CRASH_KEEP=1 (keep the database directory even when the run passes).
+ * CRASH_KEEP=1 (keep the database directory even when the run passes), CRASH_TRACE=1 (print
+ * every frame each client sends and receives).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -445,7 +444,7 @@ int main(int argc, char **argv)
     uint64_t seed = run.rng;
     run.kills_wanted = env_int("CRASH_KILLS", 24, 1, 1000);
     run.n_tables = env_int("CRASH_TABLES", 8, 1, MAX_TABLES);
-    printf("crash: seed %llu (CRASH_SEED=%llu repeats the kill moments), %d tables, %d kills\n",
+    printf("crash: seed %llu (CRASH_SEED=%llu repeats the kill delays), %d tables, %d kills\n",
            (unsigned long long)seed, (unsigned long long)seed, run.n_tables, run.kills_wanted);
     fflush(stdout);
 
