@@ -571,23 +571,31 @@ static void check_player_tiles(checker *c, const crash_player *p, crash_figures 
     free(continued);
 }
 
-/* Acts answered ok that the store does not hold: the server was killed between its reply and the
- * action's commit (allowed: the event, sent after the commit, never came). A figure, not a fault. */
-static void count_acts_not_stored(const checker *c, const crash_player *p, crash_figures *figures)
+/* An act answered ok was stored (PROTOCOL.md: ok comes after the move is stored and its event
+ * sent), so each one is among its hand's stored actions for that seat: the same discard may be
+ * made twice in a hand (civil tiles come in pairs), so the n-th such act needs n stored ones. */
+static void check_acts_stored(checker *c, const crash_player *p, crash_figures *figures)
 {
     int64_t table_id = table_id_of(c, p->code);
     for (size_t i = 0; i < p->n_acts; i++) {
+        const crash_act *act = &p->acts[i];
         figures->acts_ok++;
-        const check_hand *h = table_id > 0 ? hand_by_number(c, table_id, p->acts[i].hand) : NULL;
-        bool stored = false;
-        size_t k;
+        size_t same_before = 0, stored = 0, k;
+        for (k = 0; k < i; k++)
+            same_before += p->acts[k].hand == act->hand && json_equal(p->acts[k].action, act->action);
+        const check_hand *h = table_id > 0 ? hand_by_number(c, table_id, act->hand) : NULL;
         json_t *item;
         if (h != NULL)
-            json_array_foreach(h->actions, k, item) stored =
-                stored || (json_integer_value(json_object_get(item, "seat")) == p->seat &&
-                           json_equal(json_object_get(item, "action"), p->acts[i].action));
-        if (!stored)
+            json_array_foreach(h->actions, k, item) stored +=
+                json_integer_value(json_object_get(item, "seat")) == p->seat &&
+                json_equal(json_object_get(item, "action"), act->action);
+        if (stored <= same_before) {
             figures->acts_ok_not_stored++;
+            char *text = json_dumps(act->action, JSON_COMPACT);
+            problem(c, "table %s hand %lld: %s's act %s was answered ok (server %d) but is not stored", p->code,
+                    (long long)act->hand, p->name, text ? text : "?", act->epoch);
+            free(text);
+        }
     }
 }
 
@@ -634,7 +642,7 @@ int crash_check_store(const char *db_path, crash_player *const players[], size_t
             check_table_chain(&c, &c.tables[i]);
         for (size_t i = 0; i < n_players; i++) {
             check_player_tiles(&c, players[i], figures);
-            count_acts_not_stored(&c, players[i], figures);
+            check_acts_stored(&c, players[i], figures);
         }
     }
     int problems = c.problems;

@@ -1,10 +1,10 @@
 /*
  * crash_check — after the crash run, compares the SQLite file (opened read-only) with what the
  * clients saw and with the game engine:
- *   (a) every hand whose hand_over a client received has one finished hands row and its ledger
- *       rows, written once (no two rows of one hand, seat and reason), summing per seat to the
- *       nets the client saw; the running scores it saw are the sums of the table's ledger up to
- *       that hand;
+ *   (a) every act a client saw answered ok is among its hand's stored actions; every hand whose
+ *       hand_over a client received has one finished hands row and its ledger rows, written once
+ *       (no two rows of one hand, seat and reason), summing per seat to the nets the client saw;
+ *       the running scores it saw are the sums of the table's ledger up to that hand;
  *   (b) every finished hand's ledger rows sum to zero, and per seat to its stored result's net;
  *       no unfinished hand has ledger rows;
  *   (d) every stored hand replays (game_ops: hand_new from its seed, banker and multiplier, then

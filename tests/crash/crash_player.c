@@ -326,8 +326,15 @@ static void record_act_reply(crash_player *p, json_t *frame)
         }
         p->act_accepted = true;
         p->accepted_ms = crash_now_ms();
-        if (p->act_event_seen) /* the event came first */
+        if (p->act_event_seen) { /* the event came first, as it must */
             p->act_open = false;
+        } else {
+            char *action = text_of(p->act_sent);
+            fail(p, "its act %s was answered ok before its action event (PROTOCOL.md: the event, once stored, "
+                    "then ok)",
+                 action);
+            free(action);
+        }
     } else if (strcmp(type, "error") == 0 && benign_refusal(string_at(frame, "code"))) {
         p->refused_busy++;
         p->act_open = false;

@@ -399,8 +399,8 @@ static void print_figures(const crash_run *run, const crash_figures *f, long lon
            f->hands_finished, f->hands_seen_over, f->hands_unfinished);
     printf("crash: hands interrupted by a kill and continued %ld (%ld of them held from their deal)\n",
            f->hands_continued, f->continued_from_deal);
-    printf("crash: actions stored %ld; client acts answered ok %ld, of which %ld were lost to a kill before their "
-           "commit; acts refused as stale %ld\n",
+    printf("crash: actions stored %ld; client acts answered ok %ld (%ld of them not stored); acts refused as stale "
+           "%ld\n",
            f->actions_stored, f->acts_ok, f->acts_ok_not_stored, refused);
     printf("crash: ledger rows %ld; connections %ld; frames %ld; ERROR lines in server logs %d\n", f->ledger_rows,
            connections, frames, run->log_errors);
