@@ -89,6 +89,7 @@ struct room {
     int64_t table_id;           /* 0 until the first save answers */
     bool table_saving;          /* a save is in flight */
     bool table_dirty;           /* the table changed since that save was asked */
+    bool start_when_saved;      /* a hand waits for the table's first save to give its id */
     int64_t hand_id;            /* the store's id of r->hand */
     int64_t action_seq;         /* the hand's actions stored so far */
     write_kind writing;
@@ -253,8 +254,22 @@ static void send_snapshot(room *r, member *m, const json_t *id)
     send_json(r, m->p, message);
 }
 
+/* Whether an event can change what a member sees of the hand: only then does each member get its
+ * own view with it. The others (ready, chat, connection, host, …) go out as one identical frame,
+ * so a busy chat costs no view-building. */
+static bool changes_views(const json_t *event)
+{
+    static const char *const KINDS[] = {"hand_started", "action", "hand_over", "seat_taken", "seat_left"};
+    const char *kind = json_string_value(json_object_get(event, "kind"));
+    for (size_t i = 0; kind != NULL && i < sizeof KINDS / sizeof KINDS[0]; i++)
+        if (strcmp(kind, KINDS[i]) == 0)
+            return true;
+    return false;
+}
+
 /* Numbers the event (taking it), keeps its text for resuming members and sends it to every connected
- * member with that member's own view; spectators all get one identical frame. */
+ * member, with that member's own view when the event can change it; spectators all get one
+ * identical frame. */
 static void broadcast(room *r, json_t *event)
 {
     if (r->parked) { /* the server is stopping: its members have been told */
@@ -269,6 +284,7 @@ static void broadcast(room *r, json_t *event)
 
     /* Everything but the view is the same for every member: serialise it once, as the start of
      * the object, and append each member's view. */
+    bool with_views = changes_views(event);
     json_t *common = json_pack("{s:s, s:s, s:I, s:O, s:o, s:o}", "type", "event", "table", r->code, "seq",
                                (json_int_t)r->seq, "event", event, "turn", turn_json(r), "seats", seats_json(r));
     char *common_text = json_dumps(common, JSON_COMPACT);
@@ -276,6 +292,18 @@ static void broadcast(room *r, json_t *event)
     json_decref(event);
     if (common_text == NULL)
         return;
+    if (!with_views) {
+        size_t len = strlen(common_text);
+        for (int i = 0; i < r->n_members; i++) {
+            member *m = &r->members[i];
+            if (player_connected(m->p)) {
+                r->env.send(r->env.ctx, m->p, common_text, len);
+                m->last_seq = r->seq;
+            }
+        }
+        free(common_text);
+        return;
+    }
     size_t common_len = strlen(common_text) - 1; /* without the closing brace */
     char *spectator_text = NULL;
     for (int i = 0; i < r->n_members; i++) {
@@ -379,6 +407,10 @@ static void on_table_saved(void *ctx, const store_error *error, int64_t id)
         log_warn("table %s: saving it failed (%s): %s", r->code, store_status_name(error->status), error->message);
     if (r->table_dirty && (error->status == STORE_OK || r->table_id != 0))
         save_table(r); /* what changed meanwhile; also after the owner let go (its closing) */
+    if (r->start_when_saved && !r->destroyed && !r->parked) {
+        r->start_when_saved = false;
+        start_hand(r); /* with the id now, or pausing if the save failed */
+    }
     maybe_free(r);
 }
 
@@ -765,11 +797,15 @@ static void start_hand(room *r)
         hand_begun(r);
         return;
     }
-    if (r->table_id == 0) { /* the table's first save failed: try it again, then the hand */
+    if (r->table_id == 0) {
         drop_pending(r);
         r->writing = WRITE_NONE;
-        save_table(r);
-        pause_table(r, &(store_error){.status = STORE_IO, .message = "The table is not saved yet."});
+        if (r->table_saving) { /* its first save is on the way: the hand follows it */
+            r->start_when_saved = true;
+            return;
+        }
+        save_table(r); /* the first save failed: try it again, and the hand after a pause */
+        pause_table(r, &(store_error){.status = STORE_IO, .message = "The table could not be saved."});
         return;
     }
     json_t *deal = r->game->deal_json(hand);

@@ -265,6 +265,12 @@ static int stop_server(load_server *server, load_target *target)
     printf("  %-26s %s; log: %d warning(s), %d error(s)\n", "server shutdown",
            !exited ? "did not exit in 15 s" : clean ? "clean, exit 0" : "exit not clean", warnings,
            errors);
+    /* the first few warnings, to tell the expected ones from the rest */
+    int shown = 0;
+    for (const char *p = log; p != NULL && shown < 5 && (p = strstr(p, "WARN ")) != NULL; p++, shown++) {
+        const char *end = strchr(p, '\n');
+        printf("  %-26s %.*s\n", shown == 0 ? "server warnings" : "", (int)(end != NULL ? end - p : 200), p);
+    }
     if (!clean) {
         size_t len = log != NULL ? strlen(log) : 0;
         fprintf(stderr, "load: the server's log (last part):\n%s\n", len > 3000 ? log + len - 3000 : log);

@@ -89,7 +89,7 @@ export function applyEvent(ts, msg, me) {
   const ev = msg.event;
   ts.seq = msg.seq;
   ts.seats = msg.seats || ts.seats;
-  ts.view = msg.view;
+  if (msg.view !== undefined) ts.view = msg.view; /* events that change no view come without one */
   ts.turn = turnFrom(msg.turn);
   ts.mySeat = seatOf(ts.seats, me);
   switch (ev.kind) {
