@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
 #include "rng.h"
@@ -977,11 +978,16 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
         return NULL;
     }
     r->state = t->hand != NULL ? ROOM_PLAYING : strcmp(st->state, "waiting") == 0 ? ROOM_WAITING : ROOM_BETWEEN_HANDS;
+    /* the events before the restart are gone; numbering on from the wall clock keeps seq growing
+     * for clients that held the old numbers */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    r->seq = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
     for (int s = 0; s < GAME_SEATS; s++) {
         player *p = seated[s];
         if (p == NULL || find_member(r, p) != NULL || p->n_rooms >= PLAYER_MAX_ROOMS || r->n_members >= ROOM_MAX_MEMBERS)
             continue;
-        r->members[r->n_members++] = (member){.p = p};
+        r->members[r->n_members++] = (member){.p = p, .last_seq = r->seq}; /* told from here on */
         p->rooms[p->n_rooms++] = r;
         if (p->id == st->host_player_id)
             r->host_id = p->id;

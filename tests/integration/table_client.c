@@ -90,6 +90,8 @@ static void record(table_client *c, json_t *frame)
 {
     c->frames++;
     const char *type = json_string_value(json_object_get(frame, "type"));
+    if (json_is_integer(json_object_get(frame, "seq")))
+        c->last_seq = (long long)json_integer_value(json_object_get(frame, "seq"));
     if (type != NULL && strcmp(type, "replay") == 0) {
         if (!replay_visible(c, frame)) {
             c->leaks++;

@@ -26,6 +26,7 @@ typedef struct table_client {
     bool own[21], public_tiles[21]; /* what this client may see in the current hand */
     json_t *last_result;      /* the latest hand_over result (owned) */
     int frames;
+    long long last_seq;       /* the seq of the latest snapshot or event received */
 } table_client;
 
 /* Connects and says hello (with token when resuming); false on failure. */

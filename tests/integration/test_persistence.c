@@ -237,6 +237,7 @@ static void survive_restart(int signum)
     char before[256];
     hand_text(a.last_view, before, sizeof before);
     char token[80], code[8];
+    long long seq_before = a.last_seq;
     snprintf(token, sizeof token, "%s", a.token);
     snprintf(code, sizeof code, "%s", a.code);
     if (signum == SIGTERM) { /* told the table is parked, for a moment */
@@ -267,6 +268,7 @@ static void survive_restart(int signum)
     for (int i = 0; i < 250 && back.last_view == NULL; i++)
         json_decref(tc_next(&back, 20));
     ck_assert_msg(back.last_view != NULL, "no snapshot after resuming");
+    ck_assert_msg(back.last_seq > seq_before, "seq went back from %lld to %lld", seq_before, back.last_seq);
     ck_assert_int_eq(back.seat, 0);
     ck_assert_int_eq(json_integer_value(json_object_get(back.last_view, "seat")), 0);
     char after[256];
