@@ -304,10 +304,11 @@ START_TEST(test_a_hand_continues_after_kill_9)
 }
 END_TEST
 
-START_TEST(test_every_settled_hand_is_in_the_ledger_with_the_nets_shown)
+/* Five hands on a server with these extra flags: each is in the ledger with the nets shown. */
+static void settle_five_hands(const char *const extra[])
 {
     fresh_db();
-    start_server();
+    start_server_with(extra);
     table_client a;
     connect_as(&a, "Ledger", NULL);
     table_with_bots(&a);
@@ -337,6 +338,18 @@ START_TEST(test_every_settled_hand_is_in_the_ledger_with_the_nets_shown)
     check_admin_verify();
     json_decref(results);
     remove_db();
+}
+
+START_TEST(test_every_settled_hand_is_in_the_ledger_with_the_nets_shown)
+{
+    settle_five_hands(NULL);
+}
+END_TEST
+
+START_TEST(test_with_full_durability_too)
+{
+    const char *extra[] = {"--durability", "full", NULL};
+    settle_five_hands(extra);
 }
 END_TEST
 
@@ -589,6 +602,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_a_hand_continues_after_sigterm_with_the_same_tiles);
     tcase_add_test(tc, test_a_hand_continues_after_kill_9);
     tcase_add_test(tc, test_every_settled_hand_is_in_the_ledger_with_the_nets_shown);
+    tcase_add_test(tc, test_with_full_durability_too);
     tcase_add_test(tc, test_accounts_register_login_logout);
     tcase_add_test(tc, test_a_table_member_reads_its_history_and_replays_a_hand);
     tcase_add_test(tc, test_a_full_database_pauses_the_table_and_loses_nothing);
