@@ -22,6 +22,9 @@
 #define LOBBY_BUCKETS 4096
 #define LOBBY_MAX_ERROR_CODES 64
 #define LOBBY_QUEUE_MAX 16
+/* Password hashing (argon2id, 64 MiB each) runs on libuv's pool: at most this many at once in the
+ * whole server, and one per connection, so a flood of logins cannot take the memory. */
+#define LOBBY_PASSWORD_JOBS_MAX 8
 
 typedef struct client {
     net_conn *conn;        /* NULL once closed */
@@ -29,6 +32,7 @@ typedef struct client {
     rate_bucket bucket;
     int strikes;           /* messages refused by the rate limit */
     int pending;           /* store requests made for it, not yet answered */
+    bool password_job;     /* its register or login is being hashed */
     bool hello_pending;    /* its hello waits for the store */
     char *queued[LOBBY_QUEUE_MAX]; /* messages that came meanwhile, handled after the welcome */
     size_t queued_len[LOBBY_QUEUE_MAX];
@@ -57,6 +61,7 @@ struct lobby {
     uv_timer_t sweep;
     bool sweep_closed;
     int pending;                          /* store requests not yet answered */
+    int password_jobs;                    /* registers and logins being hashed */
     size_t n_players;
     uint64_t messages_total;
     uint64_t actions_total;

@@ -299,11 +299,34 @@ static bool accounts_available(lobby *l, client *c, const json_t *id)
     return false;
 }
 
+/* A register or login costs a memory-hard hash: one per connection, a few in all at a time. */
+static bool password_job_start(lobby *l, client *c, const json_t *id)
+{
+    if (c->password_job) {
+        lobby_send_error(l, c, id, "busy", "Your last log-in or registration is still being checked; wait for it.");
+        return false;
+    }
+    if (l->password_jobs >= LOBBY_PASSWORD_JOBS_MAX) {
+        lobby_send_error(l, c, id, "busy", "Many people are logging in right now; try again in a moment.");
+        return false;
+    }
+    c->password_job = true;
+    l->password_jobs++;
+    return true;
+}
+
+static void password_job_end(lobby *l, client *c)
+{
+    c->password_job = false;
+    l->password_jobs--;
+}
+
 static void on_account_created(void *ctx, const store_error *error, int64_t id)
 {
     lobby_pending *w = ctx;
     lobby *l = w->l;
     client *c = w->c;
+    password_job_end(l, c);
     if (lobby_pending_end(w) && c->p != NULL) {
         if (error->status == STORE_OK && id == c->p->id) {
             snprintf(c->p->account, sizeof c->p->account, "%s", w->name);
@@ -336,8 +359,15 @@ void lobby_register(request *q)
         return;
     }
     snprintf(w->name, sizeof w->name, "%s", m->name);
-    if (!store_account_create(l->store, m->name, m->password, c->p->id, on_account_created, w))
+    if (!password_job_start(l, c, m->id)) {
+        lobby_pending_end(w);
+        lobby_pending_free(w);
+        return;
+    }
+    if (!store_account_create(l->store, m->name, m->password, c->p->id, on_account_created, w)) {
+        password_job_end(l, c);
         end_failed_request(w);
+    }
 }
 
 static void on_logged_in(void *ctx, const store_error *error, const store_session *session)
@@ -345,6 +375,7 @@ static void on_logged_in(void *ctx, const store_error *error, const store_sessio
     lobby_pending *w = ctx;
     lobby *l = w->l;
     client *c = w->c;
+    password_job_end(l, c);
     if (lobby_pending_end(w) && c->p != NULL) {
         player *p = error->status == STORE_OK ? lobby_player_of_id(l, session->player_id, session->nickname) : NULL;
         if (error->status == STORE_BAD_LOGIN) {
@@ -378,8 +409,15 @@ void lobby_login(request *q)
         lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
         return;
     }
-    if (!store_login(l->store, m->name, m->password, on_logged_in, w))
+    if (!password_job_start(l, c, m->id)) {
+        lobby_pending_end(w);
+        lobby_pending_free(w);
+        return;
+    }
+    if (!store_login(l->store, m->name, m->password, on_logged_in, w)) {
+        password_job_end(l, c);
         end_failed_request(w);
+    }
 }
 
 static void on_logged_out(void *ctx, const store_error *error)

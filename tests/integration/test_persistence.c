@@ -381,6 +381,21 @@ START_TEST(test_accounts_register_login_logout)
     ck_assert_str_ne(login_token, guest.token);
     json_decref(w);
 
+    /* one password check at a time per connection: a second login sent at once is refused as busy */
+    const char *twice = "{\"type\":\"login\",\"name\":\"mei\",\"password\":\"not it at all\",\"id\":\"x\"}";
+    ck_assert_int_eq(ws_client_send_text(other.ws, twice, strlen(twice)), WS_CLIENT_OK);
+    ck_assert_int_eq(ws_client_send_text(other.ws, twice, strlen(twice)), WS_CLIENT_OK);
+    int busy = 0, bad_login = 0;
+    for (int i = 0; i < 200 && busy + bad_login < 2; i++) {
+        json_t *frame = tc_next(&other, 50);
+        const char *code = json_string_value(json_object_get(frame, "code"));
+        busy += code != NULL && strcmp(code, "busy") == 0;
+        bad_login += code != NULL && strcmp(code, "bad_login") == 0;
+        json_decref(frame);
+    }
+    ck_assert_int_eq(busy, 1);
+    ck_assert_int_eq(bad_login, 1);
+
     /* the account's token survives a restart */
     stop_server(SIGTERM);
     tc_close(&guest);
