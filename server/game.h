@@ -79,6 +79,12 @@ typedef struct game_ops {
     /* What seat (or GAME_SPECTATOR) may see now, with its legal actions when it is to act. */
     json_t *(*view)(const game_hand *hand, int seat);
 
+    /* Optional (both or neither): the view in two objects with no key in common, whose union is
+     * view(hand, seat): the part every seat and spectator sees alike, and the seat's own part.
+     * The rooms then serialise the shared part once per event instead of once per member. */
+    json_t *(*view_shared)(const game_hand *hand);
+    json_t *(*view_own)(const game_hand *hand, int seat);
+
     /* The public record of the last accepted action (e.g. a discard shows only its count). */
     json_t *(*last_event)(const game_hand *hand);
 

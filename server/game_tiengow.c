@@ -156,27 +156,22 @@ static json_t *result_of(const tg_state *st, const tg_bonus *bonuses, int n_bonu
                      "next_banker", r->next_banker, "next_multiplier", (json_int_t)r->next_multiplier);
 }
 
-static json_t *tiengow_view(const game_hand *hand, int seat)
+/* What every seat and a spectator see alike: built from the spectator's view, which holds no
+ * hidden tile (discards are counts for everyone, the owner included). */
+static json_t *tiengow_view_shared(const game_hand *hand)
 {
     tg_view v;
-    tg_view_of(&hand->state, seat, &v);
+    tg_view_of(&hand->state, TG_SPECTATOR, &v);
     const tg_trick *open = tg_view_open_trick(&v);
     int completed = open != NULL ? v.n_tricks - 1 : v.n_tricks;
     bool over = v.phase == TG_PHASE_OVER;
-    uint8_t held[TG_HAND_TILES];
-    int n_held = 0;
-    for (int k = 0; k < TG_KINDS; k++)
-        for (int c = 0; c < v.hand[k]; c++)
-            held[n_held++] = (uint8_t)k;
-
-    json_t *view = json_pack("{s:s, s:i, s:i, s:I, s:o, s:b}", "game", "tiengow", "seat", v.seat, "banker", v.banker,
-                             "multiplier", (json_int_t)v.multiplier, "to_act",
-                             over ? json_null() : json_integer(v.to_act), "over", over);
+    json_t *view = json_pack("{s:s, s:i, s:I, s:o, s:b}", "game", "tiengow", "banker", v.banker, "multiplier",
+                             (json_int_t)v.multiplier, "to_act", over ? json_null() : json_integer(v.to_act), "over",
+                             over);
     if (view == NULL)
         return NULL;
     json_object_set_new(view, "held", json_pack("[i,i,i,i]", v.held[0], v.held[1], v.held[2], v.held[3]));
     json_object_set_new(view, "stacks", tgj_stacks_to_json(v.stacks));
-    json_object_set_new(view, "hand", v.seat == TG_SPECTATOR ? json_null() : tgj_tiles_to_json(held, n_held));
     json_object_set_new(view, "tricks", tgj_tricks_to_json(v.tricks, completed));
     json_object_set_new(view, "trick", open ? open_trick_json(open) : json_null());
     json_object_set_new(view, "bonuses", tgj_bonuses_to_json(v.bonuses, v.n_bonuses, hand->stake));
@@ -184,9 +179,34 @@ static json_t *tiengow_view(const game_hand *hand, int seat)
                         v.natural_seat >= 0 ? json_pack("{s:i, s:o}", "seat", v.natural_seat, "tiles",
                                                         tgj_tiles_to_json(v.natural_tiles, TG_HAND_TILES))
                                             : json_null());
-    json_object_set_new(view, "legal", legal_json(&v));
     json_object_set_new(view, "result", over ? result_of(&hand->state, v.bonuses, v.n_bonuses, hand->stake)
                                              : json_null());
+    return view;
+}
+
+/* What only this seat sees: its seat, its own tiles and, on its turn, its legal actions. */
+static json_t *tiengow_view_own(const game_hand *hand, int seat)
+{
+    tg_view v;
+    tg_view_of(&hand->state, seat, &v);
+    uint8_t held[TG_HAND_TILES];
+    int n_held = 0;
+    for (int k = 0; k < TG_KINDS; k++)
+        for (int c = 0; c < v.hand[k]; c++)
+            held[n_held++] = (uint8_t)k;
+    return json_pack("{s:i, s:o, s:o}", "seat", v.seat, "hand",
+                     v.seat == TG_SPECTATOR ? json_null() : tgj_tiles_to_json(held, n_held), "legal", legal_json(&v));
+}
+
+static json_t *tiengow_view(const game_hand *hand, int seat)
+{
+    json_t *view = tiengow_view_shared(hand);
+    json_t *own = tiengow_view_own(hand, seat);
+    if (view == NULL || own == NULL || json_object_update(view, own) != 0) {
+        json_decref(view);
+        view = NULL;
+    }
+    json_decref(own);
     return view;
 }
 
@@ -250,6 +270,8 @@ const game_ops game_tiengow = {
     .act = tiengow_act,
     .bot_action = tiengow_bot_action,
     .view = tiengow_view,
+    .view_shared = tiengow_view_shared,
+    .view_own = tiengow_view_own,
     .last_event = tiengow_last_event,
     .is_over = tiengow_is_over,
     .result = tiengow_result,

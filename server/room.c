@@ -255,6 +255,27 @@ static void send_snapshot(room *r, member *m, const json_t *id)
     send_json(r, m->p, message);
 }
 
+/* Two compact JSON objects as one: "{a}" and "{b}" give "{a,b}" (their keys must differ). */
+static char *join_objects(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la < 2 || lb < 2 || a[0] != '{' || b[0] != '{')
+        return NULL;
+    bool a_empty = la == 2, b_empty = lb == 2;
+    char *out = malloc(la + lb);
+    if (out == NULL)
+        return NULL;
+    size_t len = 0;
+    memcpy(out, a, la - 1); /* "{a" */
+    len = la - 1;
+    if (!a_empty && !b_empty)
+        out[len++] = ',';
+    memcpy(out + len, b + 1, lb - 1); /* "b}" */
+    len += lb - 1;
+    out[len] = '\0';
+    return out;
+}
+
 /* Whether an event can change what a member sees of the hand: only then does each member get its
  * own view with it. The others (ready, chat, connection, host, …) go out as one identical frame,
  * so a busy chat costs no view-building. */
@@ -306,6 +327,15 @@ static void broadcast(room *r, json_t *event)
         return;
     }
     size_t common_len = strlen(common_text) - 1; /* without the closing brace */
+    /* A game that splits its views has the shared part serialised once for everyone. */
+    bool split = r->hand != NULL && r->game->view_shared != NULL && r->game->view_own != NULL;
+    char *shared_text = NULL;
+    if (split) {
+        json_t *shared = r->game->view_shared(r->hand);
+        shared_text = shared != NULL ? json_dumps(shared, JSON_COMPACT) : NULL;
+        json_decref(shared);
+        split = shared_text != NULL;
+    }
     char *spectator_text = NULL;
     for (int i = 0; i < r->n_members; i++) {
         member *m = &r->members[i];
@@ -317,11 +347,17 @@ static void broadcast(room *r, json_t *event)
             m->last_seq = r->seq;
             continue;
         }
-        json_t *view = view_for(r, m->p);
+        json_t *view = split ? r->game->view_own(r->hand, seat) : view_for(r, m->p);
         char *view_text = json_dumps(view, JSON_COMPACT | JSON_ENCODE_ANY);
         json_decref(view);
         if (view_text == NULL)
             continue;
+        if (split) { /* {own…} and {shared…} become {own…,shared…} */
+            char *joined = join_objects(view_text, shared_text);
+            free(view_text);
+            if ((view_text = joined) == NULL)
+                continue;
+        }
         size_t view_len = strlen(view_text);
         char *text = malloc(common_len + sizeof ",\"view\":" - 1 + view_len + 2);
         if (text == NULL) {
@@ -345,6 +381,7 @@ static void broadcast(room *r, json_t *event)
         else
             free(text);
     }
+    free(shared_text);
     free(spectator_text);
     free(common_text);
 }

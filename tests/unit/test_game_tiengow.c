@@ -315,6 +315,53 @@ START_TEST(test_the_deal_record_holds_every_seats_first_hand)
 }
 END_TEST
 
+/* The split view: own and shared parts share no key, and together they are exactly the view;
+ * the shared part shows no tile a spectator could not see. */
+START_TEST(test_a_split_view_joins_to_the_whole_view)
+{
+    json_t *options = default_options();
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        game_hand *hand = tiengow()->hand_new(options, seed, (int)(seed % 4), 2);
+        int public_tiles[TG_KINDS] = {0};
+        for (;;) {
+            json_t *shared = tiengow()->view_shared(hand);
+            /* a natural hand is shown to everyone */
+            collect_tiles(json_object_get(json_object_get(shared, "natural"), "tiles"), public_tiles);
+            int seen[TG_KINDS] = {0};
+            collect_tiles(shared, seen);
+            for (int k = 0; k < TG_KINDS; k++)
+                ck_assert_msg(!seen[k] || public_tiles[k], "seed %llu: the shared view shows a hidden tile",
+                              (unsigned long long)seed);
+            for (int viewer = GAME_SPECTATOR; viewer < GAME_SEATS; viewer++) {
+                json_t *own = tiengow()->view_own(hand, viewer);
+                const char *key;
+                json_t *value;
+                json_object_foreach(own, key, value) ck_assert_ptr_null(json_object_get(shared, key));
+                json_t *joined = json_deep_copy(shared);
+                ck_assert_int_eq(json_object_update(joined, own), 0);
+                json_t *whole = tiengow()->view(hand, viewer);
+                ck_assert(json_equal(joined, whole));
+                json_decref(whole);
+                json_decref(joined);
+                json_decref(own);
+            }
+            json_decref(shared);
+            if (tiengow()->is_over(hand))
+                break;
+            int seat = tiengow()->to_act(hand);
+            json_t *action = tiengow()->bot_action(hand, seat);
+            char msg[GAME_MESSAGE_SIZE];
+            ck_assert_ptr_null(tiengow()->act(hand, seat, action, msg, sizeof msg));
+            if (json_object_get(action, "play"))
+                collect_tiles(json_object_get(action, "play"), public_tiles);
+            json_decref(action);
+        }
+        tiengow()->hand_free(hand);
+    }
+    json_decref(options);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("game_tiengow");
@@ -328,6 +375,7 @@ int main(void)
     tcase_add_test(tc, test_ledger_lines_split_the_net_by_reason);
     tcase_add_test(tc, test_a_copy_of_a_hand_is_independent);
     tcase_add_test(tc, test_the_deal_record_holds_every_seats_first_hand);
+    tcase_add_test(tc, test_a_split_view_joins_to_the_whole_view);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
