@@ -785,7 +785,7 @@ static void hand_begun(room *r)
     schedule_turn(r);
     broadcast(r, json_pack("{s:s, s:I, s:i, s:I}", "kind", "hand_started", "hand", (json_int_t)r->hands_played,
                            "banker", r->banker, "multiplier", (json_int_t)r->multiplier));
-    save_table(r);
+    /* no table save: the stored hand itself says a hand is on and what its number is */
     if (r->game->is_over(r->hand)) /* a natural hand ends it before any action */
         record_hand_end(r);
 }
@@ -879,14 +879,18 @@ static void drop_member(room *r, player *p)
     r->env.member_left(r->env.ctx, r, p);
 }
 
-static void free_leaving_seats(room *r)
+/* Frees the seats of players who left during the hand; true if there were any. */
+static bool free_leaving_seats(room *r)
 {
+    bool freed = false;
     for (int s = 0; s < GAME_SEATS; s++) {
         if (!r->seats[s].leaving)
             continue;
         r->seats[s] = (seat_state){0};
         broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", s));
+        freed = true;
     }
+    return freed;
 }
 
 /* The hand's end is stored: show the result and carry the bank to the next hand. */
@@ -905,8 +909,9 @@ static void finish_hand(room *r)
                            (json_int_t)r->hands_played, "result", r->game->result_json(r->hand), "scores",
                            (json_int_t)r->scores[0], (json_int_t)r->scores[1], (json_int_t)r->scores[2],
                            (json_int_t)r->scores[3], "next_hand_ms", r->env.next_hand_ms));
-    free_leaving_seats(r);
-    save_table(r);
+    /* the banker and multiplier were stored with the hand's end; the seats only if they changed */
+    if (free_leaving_seats(r))
+        save_table(r);
     uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
 }
 
@@ -1014,7 +1019,14 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
         room_destroy(r);
         return NULL;
     }
-    r->state = t->hand != NULL ? ROOM_PLAYING : strcmp(st->state, "waiting") == 0 ? ROOM_WAITING : ROOM_BETWEEN_HANDS;
+    /* the state from what was stored: a hand on, or hands played with every seat filled (the next
+     * one follows), or waiting for the host; the stored word is only as fresh as the last seat change */
+    bool filled = true;
+    for (int s = 0; s < GAME_SEATS; s++)
+        filled = filled && seat_filled(&r->seats[s]);
+    r->state = t->hand != NULL                      ? ROOM_PLAYING
+               : st->hands_played > 0 && filled ? ROOM_BETWEEN_HANDS
+                                                : ROOM_WAITING;
     /* the events before the restart are gone; numbering on from the wall clock keeps seq growing
      * for clients that held the old numbers */
     struct timespec now;

@@ -143,6 +143,10 @@ static void record(table_client *c, json_t *frame)
     if (kind != NULL && strcmp(kind, "seat_taken") == 0 && strcmp(json_string_value(json_object_get(event, "player")),
                                                                   c->player_id) == 0)
         c->seat = (int)json_integer_value(json_object_get(event, "seat"));
+    if (kind != NULL && strcmp(kind, "paused") == 0) {
+        c->pauses++;
+        snprintf(c->pause_store, sizeof c->pause_store, "%s", json_string_value(json_object_get(event, "store")));
+    }
     if (kind != NULL && strcmp(kind, "hand_over") == 0) {
         c->hands_over++;
         json_decref(c->last_result);

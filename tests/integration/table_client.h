@@ -27,6 +27,8 @@ typedef struct table_client {
     json_t *last_result;      /* the latest hand_over result (owned) */
     int frames;
     long long last_seq;       /* the seq of the latest snapshot or event received */
+    int pauses;               /* `paused` events seen */
+    char pause_store[32];     /* the store's reason in the latest one */
 } table_client;
 
 /* Connects and says hello (with token when resuming); false on failure. */
