@@ -188,6 +188,7 @@ static void remove_room(lobby *l, room *r)
             free(dead);
             l->n_rooms--;
             l->hands_of_closed_tables += room_hands_played(r);
+            l->failed_writes_of_closed_tables += room_failed_writes(r);
             room_destroy(r);
             return;
         }
@@ -510,11 +511,13 @@ static void on_close(void *ctx, net_conn *conn)
 static void write_metrics(void *ctx, char *buf, size_t cap, size_t *len)
 {
     lobby *l = ctx;
-    size_t states[4] = {0};
-    uint64_t hands = l->hands_of_closed_tables;
+    size_t states[4] = {0}, paused = 0;
+    uint64_t hands = l->hands_of_closed_tables, failed_writes = l->failed_writes_of_closed_tables;
     for (room_node *n = l->rooms; n != NULL; n = n->next) {
         states[room_get_state(n->r)]++;
         hands += room_hands_played(n->r);
+        paused += room_is_paused(n->r);
+        failed_writes += room_failed_writes(n->r);
     }
     static const char *const STATES[] = {"waiting", "playing", "between_hands", "closed"};
 #define APPEND(...)                                                                                                    \
@@ -526,6 +529,9 @@ static void write_metrics(void *ctx, char *buf, size_t cap, size_t *len)
     APPEND("# TYPE teahouse_tables gauge\n");
     for (int s = 0; s < 4; s++)
         APPEND("teahouse_tables{state=\"%s\"} %zu\n", STATES[s], states[s]);
+    APPEND("# TYPE teahouse_tables_paused gauge\nteahouse_tables_paused %zu\n", paused);
+    APPEND("# TYPE teahouse_table_writes_failed_total counter\nteahouse_table_writes_failed_total %llu\n",
+           (unsigned long long)failed_writes);
     APPEND("# TYPE teahouse_players gauge\nteahouse_players %zu\n", l->n_players);
     APPEND("# TYPE teahouse_hands_played_total counter\nteahouse_hands_played_total %llu\n", (unsigned long long)hands);
     APPEND("# TYPE teahouse_actions_total counter\nteahouse_actions_total %llu\n", (unsigned long long)l->actions_total);

@@ -66,6 +66,7 @@ struct lobby {
     uint64_t messages_total;
     uint64_t actions_total;
     uint64_t hands_of_closed_tables; /* so the hands counter never goes down */
+    uint64_t failed_writes_of_closed_tables;
     struct {
         const char *code;
         uint64_t count;

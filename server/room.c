@@ -101,6 +101,7 @@ struct room {
     player *pending_player;     /* who sent it, answered once it is stored (NULL: a bot, or gone) */
     json_t *pending_reply_id;   /* the id of their act message */
     bool paused;                /* a write failed: the table waits for retry_timer */
+    uint64_t failed_writes;     /* for /metrics */
 };
 
 /* --- small helpers --- */
@@ -491,6 +492,7 @@ static void save_table(room *r)
 static void pause_table(room *r, const store_error *error)
 {
     log_warn("table %s paused: %s (%s)", r->code, error->message, store_status_name(error->status));
+    r->failed_writes++;
     uv_timer_stop(&r->act_timer);
     r->turn_deadline_ms = 0;
     if (!r->paused)
@@ -1109,6 +1111,8 @@ bool room_is_public(const room *r) { return r->is_public; }
 room_state room_get_state(const room *r) { return r->state; }
 size_t room_member_count(const room *r) { return (size_t)r->n_members; }
 uint64_t room_hands_played(const room *r) { return r->hands_played; }
+bool room_is_paused(const room *r) { return r->paused; }
+uint64_t room_failed_writes(const room *r) { return r->failed_writes; }
 bool room_has_member(const room *r, const player *p) { return find_member(r, p) != NULL; }
 const game_ops *room_game(const room *r) { return r->game; }
 const json_t *room_options(const room *r) { return r->options; }

@@ -99,5 +99,9 @@ void room_player_gone(room *r, player *p);
 
 /* For /metrics. */
 uint64_t room_hands_played(const room *r);
+/* The table waits because a write failed. */
+bool room_is_paused(const room *r);
+/* Writes of this table the store refused so far. */
+uint64_t room_failed_writes(const room *r);
 
 #endif

@@ -20,6 +20,7 @@
 
 #include <sqlite3.h>
 
+#include "http_client.h"
 #include "server_process.h"
 #include "table_client.h"
 
@@ -161,6 +162,25 @@ static void play_into_hand(table_client *c, int hand, int actions)
         json_decref(tc_next(c, 20));
     }
     ck_abort_msg("hand %d did not reach %d plays", hand, actions);
+}
+
+/* One sample of /metrics ("name"), -1 if absent. */
+static double metric(const char *sample)
+{
+    http_response response;
+    ck_assert(http_get(server.host, server.port, "/metrics", 5000, &response));
+    double value = -1;
+    size_t len = strlen(sample);
+    for (const char *line = response.body; line != NULL && *line; line = strchr(line, '\n')) {
+        if (*line == '\n')
+            line++;
+        if (strncmp(line, sample, len) == 0 && line[len] == ' ') {
+            value = strtod(line + len + 1, NULL);
+            break;
+        }
+    }
+    http_response_free(&response);
+    return value;
 }
 
 /* --- reading the database --- */
@@ -509,6 +529,8 @@ START_TEST(test_a_full_database_pauses_the_table_and_loses_nothing)
     }
     ck_assert_msg(a.pauses > 0, "the table never paused (%zu hands)", json_object_size(shown));
     ck_assert_str_eq(a.pause_store, "full");
+    ck_assert_int_eq((int)metric("teahouse_tables_paused"), 1); /* operators see it too */
+    ck_assert_int_ge((int)metric("teahouse_table_writes_failed_total"), 1);
     char code[8], token[80];
     snprintf(code, sizeof code, "%s", a.code);
     snprintf(token, sizeof token, "%s", a.token);
