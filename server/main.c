@@ -6,10 +6,13 @@
  * so every callback runs, uv_loop_close.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <uv.h>
 
@@ -106,6 +109,32 @@ static int close_loop(app *a)
     return rc;
 }
 
+/* One server per database: two would both reopen the same tables and play them twice. The lock
+ * is on a file beside the database (SQLite's own locks must stay shared, for `teahouse admin`
+ * and the ledger check while the server runs) and lasts as long as the process. */
+static int lock_database(const char *db_path)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s.lock", db_path) >= sizeof path) {
+        log_error("the database path %s is too long", db_path);
+        return -1;
+    }
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        log_error("cannot create %s in the database's directory: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            log_error("another teahouse is serving the database %s (it holds %s); stop it first", db_path, path);
+        else
+            log_error("cannot lock %s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 static int serve(const config *cfg)
 {
     app a;
@@ -129,6 +158,11 @@ static int serve(const config *cfg)
     lobby_cfg.empty_close_ms = cfg->empty_table_seconds * 1000;
     lobby_cfg.max_tables = cfg->max_tables;
 
+    int lock_fd = lock_database(cfg->db_path);
+    if (lock_fd < 0) {
+        close_loop(&a);
+        return 1;
+    }
     store_options store_opts = store_options_default();
     store_opts.durability = cfg->durability_full ? STORE_DURABILITY_FULL : STORE_DURABILITY_NORMAL;
     store_opts.max_pages = cfg->db_max_pages;
@@ -186,6 +220,7 @@ static int serve(const config *cfg)
     store_close(a.store);
     a.store = NULL;
     int rc = close_loop(&a);
+    close(lock_fd); /* after the store has closed the database */
     log_info("stopped");
     return rc == 0 ? 0 : 1;
 }

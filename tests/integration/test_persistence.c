@@ -39,7 +39,7 @@ static void fresh_db(void)
 
 static void remove_db(void)
 {
-    static const char *const SUFFIXES[] = {"", "-wal", "-shm"};
+    static const char *const SUFFIXES[] = {"", "-wal", "-shm", ".lock"};
     for (size_t i = 0; i < sizeof SUFFIXES / sizeof SUFFIXES[0]; i++) {
         char path[sizeof db_path + 8];
         snprintf(path, sizeof path, "%s%s", db_path, SUFFIXES[i]);
@@ -615,6 +615,11 @@ START_TEST(test_a_database_it_cannot_use_stops_the_server_with_a_clear_message)
     sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
     sqlite3_close(other);
     start_server(); /* and once free, it opens */
+
+    /* a second server on the same database is refused while the first serves it */
+    expect_refusal(db_path, "another teahouse is serving the database");
+    stop_server(SIGTERM);
+    start_server(); /* the lock went with the first server */
     stop_server(SIGTERM);
     remove_db();
 }
