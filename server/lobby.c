@@ -94,7 +94,7 @@ static void room_send(void *ctx, player *p, const char *text, size_t len)
 
 /* --- requests waiting for the store --- */
 
-lobby_pending *lobby_pending_new(lobby *l, client *c, const json_t *id)
+static lobby_pending *pending_new(lobby *l, client *c, const json_t *id)
 {
     lobby_pending *w = calloc(1, sizeof *w);
     if (w == NULL)
@@ -104,6 +104,14 @@ lobby_pending *lobby_pending_new(lobby *l, client *c, const json_t *id)
     w->id = id != NULL ? json_incref((json_t *)id) : NULL;
     c->pending++;
     l->pending++;
+    return w;
+}
+
+lobby_pending *lobby_pending_begin(lobby *l, client *c, const json_t *id)
+{
+    lobby_pending *w = pending_new(l, c, id);
+    if (w == NULL)
+        lobby_send_error(l, c, id, "internal", "The server is out of memory.");
     return w;
 }
 
@@ -312,11 +320,9 @@ static void table_history(request *q, room *r)
         lobby_send_error(l, q->c, m->id, "no_history", "This server keeps no records.");
         return;
     }
-    lobby_pending *w = lobby_pending_new(l, q->c, m->id);
-    if (w == NULL) {
-        lobby_send_error(l, q->c, m->id, "internal", "The server is out of memory.");
+    lobby_pending *w = lobby_pending_begin(l, q->c, m->id);
+    if (w == NULL)
         return;
-    }
     snprintf(w->code, sizeof w->code, "%s", room_code(r));
     w->game = room_game(r);
     w->options = json_incref((json_t *)room_options(r));

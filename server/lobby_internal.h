@@ -97,7 +97,9 @@ typedef struct lobby_pending {
 void lobby_send_json(client *c, json_t *message);
 void lobby_send_error(lobby *l, client *c, const json_t *id, const char *code, const char *message);
 void lobby_send_ok(client *c, const json_t *id);
-lobby_pending *lobby_pending_new(lobby *l, client *c, const json_t *id);
+/* A new pending record for the client's request (both counted), or NULL with "internal" sent to
+ * the client when memory runs out. */
+lobby_pending *lobby_pending_begin(lobby *l, client *c, const json_t *id);
 /* Ends a pending request; false if its client has closed meanwhile (then send nothing). */
 bool lobby_pending_end(lobby_pending *w);
 void lobby_client_release(lobby *l, client *c);

@@ -276,11 +276,9 @@ void lobby_hello(request *q)
         welcome(l, c, p, m->name, m->id, false);
         return;
     }
-    lobby_pending *w = lobby_pending_new(l, c, m->id);
-    if (w == NULL) {
-        lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
+    lobby_pending *w = lobby_pending_begin(l, c, m->id);
+    if (w == NULL)
         return;
-    }
     snprintf(w->name, sizeof w->name, "%s", m->name);
     snprintf(w->token, sizeof w->token, "%s", m->token);
     c->hello_pending = true;
@@ -321,6 +319,19 @@ static void password_job_end(lobby *l, client *c)
     l->password_jobs--;
 }
 
+/* The pending record of an account request, its password check counted; NULL (answered) if the
+ * request cannot start. */
+static lobby_pending *password_request(lobby *l, client *c, const json_t *id)
+{
+    lobby_pending *w = lobby_pending_begin(l, c, id);
+    if (w != NULL && !password_job_start(l, c, id)) {
+        lobby_pending_end(w);
+        lobby_pending_free(w);
+        return NULL;
+    }
+    return w;
+}
+
 static void on_account_created(void *ctx, const store_error *error, int64_t id)
 {
     lobby_pending *w = ctx;
@@ -353,17 +364,10 @@ void lobby_register(request *q)
         lobby_send_error(l, c, m->id, "already_account", "You have an account already; log out to make another.");
         return;
     }
-    lobby_pending *w = lobby_pending_new(l, c, m->id);
-    if (w == NULL) {
-        lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
+    lobby_pending *w = password_request(l, c, m->id);
+    if (w == NULL)
         return;
-    }
     snprintf(w->name, sizeof w->name, "%s", m->name);
-    if (!password_job_start(l, c, m->id)) {
-        lobby_pending_end(w);
-        lobby_pending_free(w);
-        return;
-    }
     if (!store_account_create(l->store, m->name, m->password, c->p->id, on_account_created, w)) {
         password_job_end(l, c);
         end_failed_request(w);
@@ -404,16 +408,9 @@ void lobby_login(request *q)
         lobby_send_error(l, c, m->id, "at_table", "Leave your tables before logging in as someone else.");
         return;
     }
-    lobby_pending *w = lobby_pending_new(l, c, m->id);
-    if (w == NULL) {
-        lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
+    lobby_pending *w = password_request(l, c, m->id);
+    if (w == NULL)
         return;
-    }
-    if (!password_job_start(l, c, m->id)) {
-        lobby_pending_end(w);
-        lobby_pending_free(w);
-        return;
-    }
     if (!store_login(l->store, m->name, m->password, on_logged_in, w)) {
         password_job_end(l, c);
         end_failed_request(w);
@@ -444,11 +441,9 @@ void lobby_logout(request *q)
     proto_msg *m = q->m;
     if (!accounts_available(l, c, m->id))
         return;
-    lobby_pending *w = lobby_pending_new(l, c, m->id);
-    if (w == NULL) {
-        lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
+    lobby_pending *w = lobby_pending_begin(l, c, m->id);
+    if (w == NULL)
         return;
-    }
     if (c->p->token[0] && strcmp(c->p->token, c->token) == 0)
         set_token(l, c->p, ""); /* the token is dead: it no longer finds the player in memory */
     if (!store_logout(l->store, c->token, on_logged_out, w))
