@@ -1,11 +1,9 @@
 /*
- * room — a table's seats, members, hands, timers, events and what it stores.
+ * room — a table's seats, members, hands, timers, commands and what it stores; what members are
+ * sent (snapshots, numbered events, views) is room_view.c.
  *
- * Every event goes through broadcast(): it gets the next sequence number, is kept in a ring of
- * recent events (for members who resume) and is sent to each member with that member's own view
- * of the hand. The only timer-driven moves are the turn (a bot or the turn timer acts for the
- * seat to act), the pause between hands, the retry of a paused table and the close of a table
- * nobody is connected to.
+ * The only timer-driven moves are the turn (a bot or the turn timer acts for the seat to act), the
+ * pause between hands, the retry of a paused table and the close of a table nobody is connected to.
  *
  * The hand's writes go one at a time (r->writing): an accepted action is applied to a copy of the
  * hand, the copy becomes the hand only when the store has committed the action, and only then is
@@ -13,7 +11,7 @@
  * lost by a crash. Store callbacks may come after the owner destroyed the room: the room is freed
  * only when its timers are closed and every write is answered.
  */
-#include "room.h"
+#include "room_internal.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -23,86 +21,6 @@
 #include <time.h>
 
 #include "log.h"
-#include "rng.h"
-
-#define ROOM_EVENT_RING 200
-#define ROOM_MAX_MEMBERS 64
-
-typedef struct seat_state {
-    player *p;      /* the seated player, NULL for a bot seat or an empty one */
-    bool bot;
-    bool leaving;   /* its player left during the hand: the bot plays it to the end, then it is freed */
-    int64_t left_id; /* when leaving, the player who left: the hand's result is still theirs */
-} seat_state;
-
-typedef enum {
-    WRITE_NONE = 0,
-    WRITE_HAND_BEGIN, /* the new hand is in r->pending until its start is stored */
-    WRITE_ACTION,     /* r->pending is the hand with the action applied */
-    WRITE_HAND_FINISH /* the ending action (in r->pending, or none for a natural hand) with the ledger */
-} write_kind;
-
-typedef struct member {
-    player *p;
-    uint64_t last_seq; /* the last event this player's connection was sent */
-    bool ready;
-} member;
-
-/* Kept as compact text, not as a jansson tree: a tree of a few keys costs several hundred bytes
- * of small allocations, and 200 of them per table outweighed everything else a table holds. */
-typedef struct stored_event {
-    uint64_t seq;
-    char *text;
-} stored_event;
-
-struct room {
-    room_env env;
-    const game_ops *game;
-    json_t *options;
-    bool is_public;
-    int turn_seconds;
-    char code[PROTO_CODE_LEN + 1];
-    room_state state;
-    int64_t host_id;            /* the host's player id, 0 when none */
-    seat_state seats[GAME_SEATS];
-    member members[ROOM_MAX_MEMBERS];
-    int n_members;
-    rng_state rng;              /* the seeds of the table's hands */
-    game_hand *hand;            /* the hand being played, or the last one (between hands) */
-    uint64_t hands_played;
-    int banker;
-    uint32_t multiplier;
-    int64_t scores[GAME_SEATS];
-    uint64_t seq;
-    stored_event ring[ROOM_EVENT_RING];
-    uv_timer_t act_timer;       /* the seat to act: its turn timer, or a bot's pause */
-    uv_timer_t next_hand_timer;
-    uv_timer_t empty_timer;
-    uv_timer_t retry_timer;     /* a paused table tries its writes again */
-    uint64_t turn_deadline_ms;  /* loop time the seat to act runs out of time, 0 if none */
-    uint64_t restored_until_ms; /* after a restart, absent players keep their own turn timer until then */
-    int open_handles;           /* timers not yet closed */
-    int writes;                 /* store requests not yet answered */
-    bool destroyed;             /* the owner let go; freed when open_handles and writes are 0 */
-    bool parked;                /* the server is stopping: nothing more is shown or scheduled */
-
-    /* what the store knows */
-    int64_t table_id;           /* 0 until the first save answers */
-    bool table_saving;          /* a save is in flight */
-    bool table_dirty;           /* the table changed since that save was asked */
-    bool start_when_saved;      /* a hand waits for the table's first save to give its id */
-    int64_t hand_id;            /* the store's id of r->hand */
-    int64_t action_seq;         /* the hand's actions stored so far */
-    write_kind writing;
-    game_hand *pending;
-    int pending_seat;
-    json_t *pending_action;
-    bool pending_by_bot;
-    player *pending_player;     /* who sent it, answered once it is stored (NULL: a bot, or gone) */
-    json_t *pending_reply_id;   /* the id of their act message */
-    bool paused;                /* a write failed: the table waits for retry_timer */
-    uint64_t failed_writes;     /* for /metrics */
-};
 
 /* --- small helpers --- */
 
@@ -117,282 +35,6 @@ __attribute__((format(printf, 3, 4))) static void refuse(char *msg, size_t size,
 
 #define FAIL(code, ...) (refuse(msg, msg_size, __VA_ARGS__), (code))
 
-static member *find_member(const room *r, const player *p)
-{
-    for (int i = 0; i < r->n_members; i++)
-        if (r->members[i].p == p)
-            return (member *)&r->members[i];
-    return NULL;
-}
-
-static int seat_of(const room *r, const player *p)
-{
-    for (int s = 0; s < GAME_SEATS; s++)
-        if (p != NULL && r->seats[s].p == p)
-            return s;
-    return -1;
-}
-
-static bool seat_filled(const seat_state *s) { return s->bot || s->p != NULL; }
-
-/* A bot plays the seat: a bot seat, a player who left, or a player not connected. */
-static bool seat_covered_by_bot(const seat_state *s)
-{
-    return s->bot || s->leaving || (s->p != NULL && !player_connected(s->p));
-}
-
-static bool hand_on(const room *r) { return r->state == ROOM_PLAYING && r->hand != NULL; }
-
-/* The hand is being played and may take an action now (no write in flight, not paused). */
-static bool hand_open(const room *r)
-{
-    return hand_on(r) && !r->game->is_over(r->hand) && r->writing == WRITE_NONE && !r->paused && !r->parked;
-}
-
-#define REF_SIZE 24
-
-static const char *player_ref(int64_t id, char buf[REF_SIZE])
-{
-    snprintf(buf, REF_SIZE, "p%" PRId64, id);
-    return buf;
-}
-
-/* --- what members see --- */
-
-static json_t *seats_json(const room *r)
-{
-    json_t *seats = json_array();
-    for (int s = 0; s < GAME_SEATS; s++) {
-        const seat_state *st = &r->seats[s];
-        char ref[REF_SIZE];
-        json_t *seat = json_pack("{s:i, s:b}", "seat", s, "bot", st->bot);
-        if (st->p != NULL) {
-            json_object_set_new(seat, "player", json_string(player_ref(st->p->id, ref)));
-            json_object_set_new(seat, "name", json_string(st->p->name));
-            json_object_set_new(seat, "connected", json_boolean(player_connected(st->p)));
-        } else {
-            json_object_set_new(seat, "player", json_null());
-            json_object_set_new(seat, "name", json_null());
-            json_object_set_new(seat, "connected", json_boolean(st->bot));
-        }
-        json_array_append_new(seats, seat);
-    }
-    return seats;
-}
-
-static const char *state_name(room_state state)
-{
-    static const char *const NAMES[] = {"waiting", "playing", "between_hands", "closed"};
-    return NAMES[state];
-}
-
-static json_t *turn_json(const room *r)
-{
-    if (!hand_on(r) || r->game->is_over(r->hand))
-        return json_null();
-    uint64_t now = uv_now(r->env.loop);
-    uint64_t left = r->turn_deadline_ms > now ? r->turn_deadline_ms - now : 0;
-    return json_pack("{s:i, s:o}", "seat", r->game->to_act(r->hand), "ms_left",
-                     r->turn_deadline_ms > 0 ? json_integer((json_int_t)left) : json_null());
-}
-
-static const player *find_player_by_id(const room *r, int64_t id)
-{
-    for (int i = 0; i < r->n_members; i++)
-        if (r->members[i].p->id == id)
-            return r->members[i].p;
-    return NULL;
-}
-
-json_t *room_summary(const room *r)
-{
-    const player *host = find_player_by_id(r, r->host_id);
-    return json_pack("{s:s, s:s, s:O, s:b, s:o, s:s, s:s, s:I}", "code", r->code, "game", r->game->name, "options",
-                     r->options, "public", r->is_public, "seats", seats_json(r), "state", state_name(r->state), "host",
-                     host != NULL ? host->name : "", "hands_played", (json_int_t)r->hands_played);
-}
-
-static json_t *info_json(const room *r)
-{
-    json_t *info = room_summary(r);
-    char ref[REF_SIZE];
-    json_object_set_new(info, "host", r->host_id ? json_string(player_ref(r->host_id, ref)) : json_null());
-    json_object_set_new(info, "turn_seconds", json_integer(r->turn_seconds));
-    json_object_set_new(info, "banker", json_integer(r->banker));
-    json_object_set_new(info, "multiplier", json_integer(r->multiplier));
-    json_object_set_new(info, "scores",
-                        json_pack("[I,I,I,I]", (json_int_t)r->scores[0], (json_int_t)r->scores[1],
-                                  (json_int_t)r->scores[2], (json_int_t)r->scores[3]));
-    json_object_set_new(info, "turn", turn_json(r));
-    return info;
-}
-
-static json_t *view_for(const room *r, const player *p)
-{
-    if (r->hand == NULL)
-        return json_null();
-    return r->game->view(r->hand, seat_of(r, p));
-}
-
-static void send_json(room *r, player *p, json_t *message)
-{
-    char *text = json_dumps(message, JSON_COMPACT);
-    if (text != NULL) {
-        r->env.send(r->env.ctx, p, text, strlen(text));
-        free(text);
-    }
-    json_decref(message);
-}
-
-static void send_snapshot(room *r, member *m, const json_t *id)
-{
-    int seat = seat_of(r, m->p);
-    json_t *message = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o}", "type", "snapshot", "table", r->code, "seq",
-                                (json_int_t)r->seq, "info", info_json(r), "seat",
-                                seat >= 0 ? json_integer(seat) : json_null(), "view", view_for(r, m->p));
-    if (id != NULL)
-        json_object_set(message, "id", (json_t *)id);
-    m->last_seq = r->seq;
-    send_json(r, m->p, message);
-}
-
-/* Two compact JSON objects as one: "{a}" and "{b}" give "{a,b}" (their keys must differ). */
-static char *join_objects(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la < 2 || lb < 2 || a[0] != '{' || b[0] != '{')
-        return NULL;
-    bool a_empty = la == 2, b_empty = lb == 2;
-    char *out = malloc(la + lb);
-    if (out == NULL)
-        return NULL;
-    size_t len = 0;
-    memcpy(out, a, la - 1); /* "{a" */
-    len = la - 1;
-    if (!a_empty && !b_empty)
-        out[len++] = ',';
-    memcpy(out + len, b + 1, lb - 1); /* "b}" */
-    len += lb - 1;
-    out[len] = '\0';
-    return out;
-}
-
-/* Whether an event can change what a member sees of the hand: only then does each member get its
- * own view with it. The others (ready, chat, connection, host, …) go out as one identical frame,
- * so a busy chat costs no view-building. */
-static bool changes_views(const json_t *event)
-{
-    static const char *const KINDS[] = {"hand_started", "action", "hand_over", "seat_taken", "seat_left"};
-    const char *kind = json_string_value(json_object_get(event, "kind"));
-    for (size_t i = 0; kind != NULL && i < sizeof KINDS / sizeof KINDS[0]; i++)
-        if (strcmp(kind, KINDS[i]) == 0)
-            return true;
-    return false;
-}
-
-/* Numbers the event (taking it), keeps its text for resuming members and sends it to every connected
- * member, with that member's own view when the event can change it; spectators all get one
- * identical frame. */
-static void broadcast(room *r, json_t *event)
-{
-    if (r->parked) { /* the server is stopping: its members have been told */
-        json_decref(event);
-        return;
-    }
-    r->seq++;
-    stored_event *slot = &r->ring[r->seq % ROOM_EVENT_RING];
-    free(slot->text);
-    slot->seq = r->seq;
-    slot->text = json_dumps(event, JSON_COMPACT);
-
-    /* Everything but the view is the same for every member: serialise it once, as the start of
-     * the object, and append each member's view. */
-    bool with_views = changes_views(event);
-    json_t *common = json_pack("{s:s, s:s, s:I, s:O, s:o, s:o}", "type", "event", "table", r->code, "seq",
-                               (json_int_t)r->seq, "event", event, "turn", turn_json(r), "seats", seats_json(r));
-    char *common_text = json_dumps(common, JSON_COMPACT);
-    json_decref(common);
-    json_decref(event);
-    if (common_text == NULL)
-        return;
-    if (!with_views) {
-        size_t len = strlen(common_text);
-        for (int i = 0; i < r->n_members; i++) {
-            member *m = &r->members[i];
-            if (player_connected(m->p)) {
-                r->env.send(r->env.ctx, m->p, common_text, len);
-                m->last_seq = r->seq;
-            }
-        }
-        free(common_text);
-        return;
-    }
-    size_t common_len = strlen(common_text) - 1; /* without the closing brace */
-    /* A game that splits its views has the shared part serialised once for everyone. */
-    bool split = r->hand != NULL && r->game->view_shared != NULL && r->game->view_own != NULL;
-    char *shared_text = NULL;
-    if (split) {
-        json_t *shared = r->game->view_shared(r->hand);
-        shared_text = shared != NULL ? json_dumps(shared, JSON_COMPACT) : NULL;
-        json_decref(shared);
-        split = shared_text != NULL;
-    }
-    char *spectator_text = NULL;
-    for (int i = 0; i < r->n_members; i++) {
-        member *m = &r->members[i];
-        if (!player_connected(m->p))
-            continue; /* it resumes from the ring */
-        int seat = seat_of(r, m->p);
-        if (seat < 0 && spectator_text != NULL) {
-            r->env.send(r->env.ctx, m->p, spectator_text, strlen(spectator_text));
-            m->last_seq = r->seq;
-            continue;
-        }
-        json_t *view = split ? r->game->view_own(r->hand, seat) : view_for(r, m->p);
-        char *view_text = json_dumps(view, JSON_COMPACT | JSON_ENCODE_ANY);
-        json_decref(view);
-        if (view_text == NULL)
-            continue;
-        if (split) { /* {own…} and {shared…} become {own…,shared…} */
-            char *joined = join_objects(view_text, shared_text);
-            free(view_text);
-            if ((view_text = joined) == NULL)
-                continue;
-        }
-        size_t view_len = strlen(view_text);
-        char *text = malloc(common_len + sizeof ",\"view\":" - 1 + view_len + 2);
-        if (text == NULL) {
-            free(view_text);
-            continue;
-        }
-        size_t len = 0;
-        memcpy(text, common_text, common_len);
-        len += common_len;
-        memcpy(text + len, ",\"view\":", sizeof ",\"view\":" - 1);
-        len += sizeof ",\"view\":" - 1;
-        memcpy(text + len, view_text, view_len);
-        len += view_len;
-        text[len++] = '}';
-        text[len] = '\0';
-        free(view_text);
-        r->env.send(r->env.ctx, m->p, text, len);
-        m->last_seq = r->seq;
-        if (seat < 0)
-            spectator_text = text;
-        else
-            free(text);
-    }
-    free(shared_text);
-    free(spectator_text);
-    free(common_text);
-}
-
-static json_t *event_with_player(const char *kind, const player *p)
-{
-    char ref[REF_SIZE];
-    return json_pack("{s:s, s:s, s:s}", "kind", kind, "player", player_ref(p->id, ref), "name", p->name);
-}
-
 /* --- the store --- */
 
 static void save_table(room *r);
@@ -406,7 +48,7 @@ static void on_retry_timer(uv_timer_t *timer);
  * zero-delay bot moves would never let the loop reach I/O; 1 ms is the least that yields. */
 static uint64_t at_least_1ms(int ms) { return ms > 0 ? (uint64_t)ms : 1; }
 
-static const char *state_word(const room *r) { return state_name(r->state); }
+static const char *state_word(const room *r) { return room_state_name(r->state); }
 
 static void room_free_now(room *r)
 {
@@ -496,7 +138,7 @@ static void pause_table(room *r, const store_error *error)
     uv_timer_stop(&r->act_timer);
     r->turn_deadline_ms = 0;
     if (!r->paused)
-        broadcast(r, json_pack("{s:s, s:s, s:s, s:i}", "kind", "paused", "why",
+        room_broadcast(r, json_pack("{s:s, s:s, s:s, s:i}", "kind", "paused", "why",
                                "The server cannot save moves right now; the table waits and tries again.", "store",
                                store_status_name(error->status), "retry_ms", r->env.retry_ms));
     r->paused = true;
@@ -512,7 +154,7 @@ static void action_committed(room *r, json_t *event)
     if (r->pending_by_bot)
         json_object_set_new(event, "by_bot", json_true());
     schedule_turn(r);
-    broadcast(r, event);
+    room_broadcast(r, event);
 }
 
 /* The acting player's answer to its act message: ok once the move is stored, else why not. */
@@ -529,7 +171,7 @@ static void answer_pending(room *r, const store_error *error)
                                         "The move could not be recorded, so it was not made; the table is paused.");
         if (id != NULL)
             json_object_set(reply, "id", id);
-        send_json(r, p, reply);
+        room_send_json(r, p, reply);
     }
     json_decref(id);
 }
@@ -641,7 +283,7 @@ static void on_hand_finished(void *ctx, const store_error *error)
                 json_object_set_new(event, "by_bot", json_true());
             uv_timer_stop(&r->act_timer);
             r->turn_deadline_ms = 0;
-            broadcast(r, event);
+            room_broadcast(r, event);
         }
         finish_hand(r);
         answer_pending(r, error);
@@ -756,7 +398,7 @@ static void on_retry_timer(uv_timer_t *timer)
     if (!r->paused || r->parked)
         return;
     r->paused = false;
-    broadcast(r, json_pack("{s:s}", "kind", "resumed"));
+    room_broadcast(r, json_pack("{s:s}", "kind", "resumed"));
     if (r->state != ROOM_PLAYING)
         start_hand(r);
     else if (r->game->is_over(r->hand))
@@ -785,7 +427,7 @@ static void hand_begun(room *r)
     for (int i = 0; i < r->n_members; i++)
         r->members[i].ready = false;
     schedule_turn(r);
-    broadcast(r, json_pack("{s:s, s:I, s:i, s:I}", "kind", "hand_started", "hand", (json_int_t)r->hands_played,
+    room_broadcast(r, json_pack("{s:s, s:I, s:i, s:I}", "kind", "hand_started", "hand", (json_int_t)r->hands_played,
                            "banker", r->banker, "multiplier", (json_int_t)r->multiplier));
     /* no table save: the stored hand itself says a hand is on and what its number is */
     if (r->game->is_over(r->hand)) /* a natural hand ends it before any action */
@@ -822,7 +464,7 @@ static void start_hand(room *r)
         return;
     if (!all_seats_filled(r)) {
         r->state = ROOM_WAITING;
-        broadcast(r, json_pack("{s:s, s:s}", "kind", "waiting", "why", "A seat is empty: the host fills it and starts."));
+        room_broadcast(r, json_pack("{s:s, s:s}", "kind", "waiting", "why", "A seat is empty: the host fills it and starts."));
         save_table(r);
         return;
     }
@@ -889,7 +531,7 @@ static bool free_leaving_seats(room *r)
         if (!r->seats[s].leaving)
             continue;
         r->seats[s] = (seat_state){0};
-        broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", s));
+        room_broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", s));
         freed = true;
     }
     return freed;
@@ -907,7 +549,7 @@ static void finish_hand(room *r)
     r->banker = result.next_banker;
     r->multiplier = result.next_multiplier;
     r->state = ROOM_BETWEEN_HANDS;
-    broadcast(r, json_pack("{s:s, s:I, s:o, s:[I,I,I,I], s:i}", "kind", "hand_over", "hand",
+    room_broadcast(r, json_pack("{s:s, s:I, s:o, s:[I,I,I,I], s:i}", "kind", "hand_over", "hand",
                            (json_int_t)r->hands_played, "result", r->game->result_json(r->hand), "scores",
                            (json_int_t)r->scores[0], (json_int_t)r->scores[1], (json_int_t)r->scores[2],
                            (json_int_t)r->scores[3], "next_hand_ms", r->env.next_hand_ms));
@@ -1086,7 +728,7 @@ void room_close(room *r, const char *why)
     if (r->state == ROOM_CLOSED)
         return;
     stop_timers(r);
-    broadcast(r, json_pack("{s:s, s:s}", "kind", "closing", "why", why));
+    room_broadcast(r, json_pack("{s:s, s:s}", "kind", "closing", "why", why));
     r->state = ROOM_CLOSED;
     for (int s = 0; s < GAME_SEATS; s++)
         r->seats[s].p = NULL;
@@ -1100,7 +742,7 @@ void room_park(room *r, const char *why)
     if (r->state == ROOM_CLOSED || r->parked)
         return;
     stop_timers(r);
-    broadcast(r, json_pack("{s:s, s:s}", "kind", "parked", "why", why));
+    room_broadcast(r, json_pack("{s:s, s:s}", "kind", "parked", "why", why));
     r->parked = true;
     while (r->n_members > 0)
         drop_member(r, r->members[r->n_members - 1].p);
@@ -1143,14 +785,14 @@ const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg,
         }
         if (seat >= 0)
             r->seats[seat].p = p;
-        json_t *event = event_with_player("joined", p);
+        json_t *event = room_event_with_player("joined", p);
         json_object_set_new(event, "seat", seat >= 0 ? json_integer(seat) : json_null());
-        broadcast(r, event);
+        room_broadcast(r, event);
         if (changed)
             save_table(r);
     }
     update_empty_timer(r);
-    send_snapshot(r, m, id);
+    room_send_snapshot(r, m, id);
     return NULL;
 }
 
@@ -1168,7 +810,7 @@ static void pass_host(room *r, const player *leaving)
             r->host_id = r->members[i].p->id;
     if (r->host_id != 0) {
         char ref[REF_SIZE];
-        broadcast(r, json_pack("{s:s, s:s}", "kind", "host", "player", player_ref(r->host_id, ref)));
+        room_broadcast(r, json_pack("{s:s, s:s}", "kind", "host", "player", player_ref(r->host_id, ref)));
     }
 }
 
@@ -1183,9 +825,9 @@ static void leave(room *r, player *p)
             schedule_turn(r);
     } else if (seat >= 0) {
         r->seats[seat].p = NULL;
-        broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", seat));
+        room_broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", seat));
     }
-    broadcast(r, event_with_player("left", p));
+    room_broadcast(r, room_event_with_player("left", p));
     drop_member(r, p);
     save_table(r);
     update_empty_timer(r);
@@ -1210,9 +852,9 @@ const char *room_take_seat(room *r, player *p, int seat, char *msg, size_t msg_s
     if (seat_filled(&r->seats[seat]))
         return FAIL("seat_taken", "Seat %d is taken.", seat);
     r->seats[seat].p = p;
-    json_t *event = event_with_player("seat_taken", p);
+    json_t *event = room_event_with_player("seat_taken", p);
     json_object_set_new(event, "seat", json_integer(seat));
-    broadcast(r, event);
+    room_broadcast(r, event);
     save_table(r);
     return NULL;
 }
@@ -1225,7 +867,7 @@ const char *room_leave_seat(room *r, player *p, char *msg, size_t msg_size)
     if (seats_locked(r))
         return FAIL("hand_in_progress", "Seats change between hands; leaving the table hands your seat to a bot.");
     r->seats[seat].p = NULL;
-    broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", seat));
+    room_broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", seat));
     save_table(r);
     return NULL;
 }
@@ -1251,7 +893,7 @@ static const char *bot_seat_change(room *r, const player *p, int seat, bool add,
     if (!add && !r->seats[seat].bot)
         return FAIL("seat_empty", "Seat %d has no bot.", seat);
     r->seats[seat].bot = add;
-    broadcast(r, json_pack("{s:s, s:i}", "kind", add ? "bot_added" : "bot_removed", "seat", seat));
+    room_broadcast(r, json_pack("{s:s, s:i}", "kind", add ? "bot_added" : "bot_removed", "seat", seat));
     save_table(r);
     return NULL;
 }
@@ -1291,7 +933,7 @@ const char *room_ready(room *r, player *p, char *msg, size_t msg_size)
     if (r->state != ROOM_BETWEEN_HANDS || r->writing != WRITE_NONE)
         return FAIL("hand_in_progress", "Ready is for the pause between hands.");
     m->ready = true;
-    broadcast(r, json_pack("{s:s, s:i}", "kind", "ready", "seat", seat_of(r, p)));
+    room_broadcast(r, json_pack("{s:s, s:i}", "kind", "ready", "seat", seat_of(r, p)));
     for (int s = 0; s < GAME_SEATS; s++) {
         const seat_state *st = &r->seats[s];
         if (st->p != NULL && player_connected(st->p) && !find_member(r, st->p)->ready)
@@ -1322,7 +964,7 @@ const char *room_chat(room *r, player *p, const char *text, char *msg, size_t ms
     if (find_member(r, p) == NULL)
         return FAIL("not_at_table", "You have not joined table %s.", r->code);
     char ref[REF_SIZE];
-    broadcast(r, json_pack("{s:s, s:s, s:s, s:s}", "kind", "chat", "player", player_ref(p->id, ref), "from", p->name,
+    room_broadcast(r, json_pack("{s:s, s:s, s:s, s:s}", "kind", "chat", "player", player_ref(p->id, ref), "from", p->name,
                            "text", text));
     return NULL;
 }
@@ -1343,14 +985,14 @@ void room_player_connected(room *r, player *p, const json_t *id)
             if (event != NULL)
                 json_array_append_new(events, json_pack("{s:I, s:o}", "seq", (json_int_t)s, "event", event));
         }
-        send_json(r, p, json_pack("{s:s, s:s, s:o}", "type", "events", "table", r->code, "events", events));
+        room_send_json(r, p, json_pack("{s:s, s:s, s:o}", "type", "events", "table", r->code, "events", events));
     }
-    send_snapshot(r, m, id);
+    room_send_snapshot(r, m, id);
     int seat = seat_of(r, p);
     if (seat >= 0) {
         if (hand_open(r) && r->game->to_act(r->hand) == seat)
             schedule_turn(r); /* back for its own turn: a person's timer again */
-        broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 1));
+        room_broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 1));
     }
     update_empty_timer(r);
 }
@@ -1365,7 +1007,7 @@ void room_player_disconnected(room *r, player *p)
     }
     if (hand_open(r) && r->game->to_act(r->hand) == seat && r->restored_until_ms <= uv_now(r->env.loop))
         schedule_turn(r); /* the bot covers the turn */
-    broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 0));
+    room_broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 0));
     update_empty_timer(r);
 }
 

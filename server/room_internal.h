@@ -1,0 +1,144 @@
+/*
+ * room_internal — what room.c (hand flow, timers, commands, the store's writes) and room_view.c
+ * (what members are sent: snapshots, events, views) share: the room's state and small helpers.
+ * Not for other modules.
+ */
+#ifndef ROOM_INTERNAL_H
+#define ROOM_INTERNAL_H
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "rng.h"
+#include "room.h"
+
+#define ROOM_EVENT_RING 200
+#define ROOM_MAX_MEMBERS 64
+
+typedef struct seat_state {
+    player *p;      /* the seated player, NULL for a bot seat or an empty one */
+    bool bot;
+    bool leaving;   /* its player left during the hand: the bot plays it to the end, then it is freed */
+    int64_t left_id; /* when leaving, the player who left: the hand's result is still theirs */
+} seat_state;
+
+typedef enum {
+    WRITE_NONE = 0,
+    WRITE_HAND_BEGIN, /* the new hand is in r->pending until its start is stored */
+    WRITE_ACTION,     /* r->pending is the hand with the action applied */
+    WRITE_HAND_FINISH /* the ending action (in r->pending, or none for a natural hand) with the ledger */
+} write_kind;
+
+typedef struct member {
+    player *p;
+    uint64_t last_seq; /* the last event this player's connection was sent */
+    bool ready;
+} member;
+
+/* Kept as compact text, not as a jansson tree: a tree of a few keys costs several hundred bytes
+ * of small allocations, and 200 of them per table outweighed everything else a table holds. */
+typedef struct stored_event {
+    uint64_t seq;
+    char *text;
+} stored_event;
+
+struct room {
+    room_env env;
+    const game_ops *game;
+    json_t *options;
+    bool is_public;
+    int turn_seconds;
+    char code[PROTO_CODE_LEN + 1];
+    room_state state;
+    int64_t host_id;            /* the host's player id, 0 when none */
+    seat_state seats[GAME_SEATS];
+    member members[ROOM_MAX_MEMBERS];
+    int n_members;
+    rng_state rng;              /* the seeds of the table's hands */
+    game_hand *hand;            /* the hand being played, or the last one (between hands) */
+    uint64_t hands_played;
+    int banker;
+    uint32_t multiplier;
+    int64_t scores[GAME_SEATS];
+    uint64_t seq;
+    stored_event ring[ROOM_EVENT_RING];
+    uv_timer_t act_timer;       /* the seat to act: its turn timer, or a bot's pause */
+    uv_timer_t next_hand_timer;
+    uv_timer_t empty_timer;
+    uv_timer_t retry_timer;     /* a paused table tries its writes again */
+    uint64_t turn_deadline_ms;  /* loop time the seat to act runs out of time, 0 if none */
+    uint64_t restored_until_ms; /* after a restart, absent players keep their own turn timer until then */
+    int open_handles;           /* timers not yet closed */
+    int writes;                 /* store requests not yet answered */
+    bool destroyed;             /* the owner let go; freed when open_handles and writes are 0 */
+    bool parked;                /* the server is stopping: nothing more is shown or scheduled */
+
+    /* what the store knows */
+    int64_t table_id;           /* 0 until the first save answers */
+    bool table_saving;          /* a save is in flight */
+    bool table_dirty;           /* the table changed since that save was asked */
+    bool start_when_saved;      /* a hand waits for the table's first save to give its id */
+    int64_t hand_id;            /* the store's id of r->hand */
+    int64_t action_seq;         /* the hand's actions stored so far */
+    write_kind writing;
+    game_hand *pending;
+    int pending_seat;
+    json_t *pending_action;
+    bool pending_by_bot;
+    player *pending_player;     /* who sent it, answered once it is stored (NULL: a bot, or gone) */
+    json_t *pending_reply_id;   /* the id of their act message */
+    bool paused;                /* a write failed: the table waits for retry_timer */
+    uint64_t failed_writes;     /* for /metrics */
+};
+
+static inline member *find_member(const room *r, const player *p)
+{
+    for (int i = 0; i < r->n_members; i++)
+        if (r->members[i].p == p)
+            return (member *)&r->members[i];
+    return NULL;
+}
+
+static inline int seat_of(const room *r, const player *p)
+{
+    for (int s = 0; s < GAME_SEATS; s++)
+        if (p != NULL && r->seats[s].p == p)
+            return s;
+    return -1;
+}
+
+static inline bool seat_filled(const seat_state *s) { return s->bot || s->p != NULL; }
+
+/* A bot plays the seat: a bot seat, a player who left, or a player not connected. */
+static inline bool seat_covered_by_bot(const seat_state *s)
+{
+    return s->bot || s->leaving || (s->p != NULL && !player_connected(s->p));
+}
+
+static inline bool hand_on(const room *r) { return r->state == ROOM_PLAYING && r->hand != NULL; }
+
+/* The hand is being played and may take an action now (no write in flight, not paused). */
+static inline bool hand_open(const room *r)
+{
+    return hand_on(r) && !r->game->is_over(r->hand) && r->writing == WRITE_NONE && !r->paused && !r->parked;
+}
+
+#define REF_SIZE 24
+
+static inline const char *player_ref(int64_t id, char buf[REF_SIZE])
+{
+    snprintf(buf, REF_SIZE, "p%" PRId64, id);
+    return buf;
+}
+
+/* room_view.c */
+const char *room_state_name(room_state state);
+json_t *room_turn_json(const room *r);
+void room_send_json(room *r, player *p, json_t *message);
+void room_send_snapshot(room *r, member *m, const json_t *id);
+/* Numbers the event (taking it), keeps it for resuming members and sends it to every connected
+ * member, with its own view when the event can change it. */
+void room_broadcast(room *r, json_t *event);
+json_t *room_event_with_player(const char *kind, const player *p);
+
+#endif
