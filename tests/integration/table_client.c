@@ -151,6 +151,11 @@ static void record(table_client *c, json_t *frame)
         c->hands_over++;
         json_decref(c->last_result);
         c->last_result = json_incref(json_object_get(event, "result"));
+        char number[24];
+        snprintf(number, sizeof number, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(event, "hand")));
+        if (c->results == NULL)
+            c->results = json_object();
+        json_object_set(c->results, number, json_object_get(event, "result"));
     }
     learn_from_view(c, view);
     if (!all_visible(c, frame)) {
@@ -265,5 +270,6 @@ void tc_close(table_client *c)
     c->ws = NULL;
     json_decref(c->last_view);
     json_decref(c->last_result);
-    c->last_view = c->last_result = NULL;
+    json_decref(c->results);
+    c->last_view = c->last_result = c->results = NULL;
 }

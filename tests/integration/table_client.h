@@ -25,6 +25,7 @@ typedef struct table_client {
     int leaks;                /* frames that held a tile this client may not see */
     bool own[21], public_tiles[21]; /* what this client may see in the current hand */
     json_t *last_result;      /* the latest hand_over result (owned) */
+    json_t *results;          /* every hand_over result seen, by hand number ("3": {…}) (owned) */
     int frames;
     long long last_seq;       /* the seq of the latest snapshot or event received */
     int pauses;               /* `paused` events seen */
