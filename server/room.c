@@ -147,14 +147,14 @@ static void pause_table(room *r, const store_error *error)
 
 /* --- what happens after a write is committed --- */
 
-/* The action event, then the next turn. */
-static void action_committed(room *r, json_t *event)
+/* The public record of the move just stored, as an event. */
+static json_t *action_event(room *r)
 {
+    json_t *event = r->game->last_event(r->hand);
     json_object_set_new(event, "kind", json_string("action"));
     if (r->pending_by_bot)
         json_object_set_new(event, "by_bot", json_true());
-    schedule_turn(r);
-    room_broadcast(r, event);
+    return event;
 }
 
 /* The acting player's answer to its act message: ok once the move is stored, else why not. */
@@ -196,22 +196,30 @@ static void drop_pending(room *r)
     r->pending_action = NULL;
 }
 
+/* A hand write failed: the move (if any) is forgotten, the table pauses, the mover is told. */
+static void write_failed(room *r, const store_error *error, bool live)
+{
+    drop_pending(r);
+    if (live)
+        pause_table(r, error);
+    answer_pending(r, error);
+    maybe_free(r);
+}
+
 static void on_action_stored(void *ctx, const store_error *error)
 {
     room *r = ctx;
     bool live = write_answered(r);
     r->writing = WRITE_NONE;
     if (error->status != STORE_OK) {
-        drop_pending(r);
-        if (live)
-            pause_table(r, error);
-        answer_pending(r, error);
-        maybe_free(r);
+        write_failed(r, error, live);
         return;
     }
     take_pending(r);
-    if (live)
-        action_committed(r, r->game->last_event(r->hand));
+    if (live) {
+        schedule_turn(r);
+        room_broadcast(r, action_event(r));
+    }
     answer_pending(r, error);
     maybe_free(r);
 }
@@ -265,11 +273,7 @@ static void on_hand_finished(void *ctx, const store_error *error)
     bool live = write_answered(r);
     r->writing = WRITE_NONE;
     if (error->status != STORE_OK) {
-        drop_pending(r);
-        if (live)
-            pause_table(r, error);
-        answer_pending(r, error);
-        maybe_free(r);
+        write_failed(r, error, live);
         return;
     }
     bool by_action = r->pending != NULL;
@@ -277,13 +281,9 @@ static void on_hand_finished(void *ctx, const store_error *error)
         take_pending(r);
     if (live) {
         if (by_action) {
-            json_t *event = r->game->last_event(r->hand);
-            json_object_set_new(event, "kind", json_string("action"));
-            if (r->pending_by_bot)
-                json_object_set_new(event, "by_bot", json_true());
             uv_timer_stop(&r->act_timer);
             r->turn_deadline_ms = 0;
-            room_broadcast(r, event);
+            room_broadcast(r, action_event(r));
         }
         finish_hand(r);
         answer_pending(r, error);
