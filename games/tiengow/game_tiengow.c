@@ -277,12 +277,3 @@ const game_ops game_tiengow = {
     .result = tiengow_result,
     .result_json = tiengow_result_json,
 };
-
-const game_ops *game_find(const char *name)
-{
-    static const game_ops *const GAMES[] = {&game_tiengow};
-    for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++)
-        if (name != NULL && strcmp(GAMES[i]->name, name) == 0)
-            return GAMES[i];
-    return NULL;
-}

@@ -95,8 +95,11 @@ typedef struct game_ops {
     json_t *(*result_json)(const game_hand *hand);
 } game_ops;
 
-/* The game of that name, or NULL. */
+/* The game of that name, or NULL (game_registry.c). */
 const game_ops *game_find(const char *name);
+/* The games of the house, in the order the lobby offers them. */
+size_t game_count(void);
+const game_ops *game_at(size_t i);
 
 extern const game_ops game_tiengow;
 
