@@ -1,6 +1,6 @@
 /*
  * store — what the house keeps on disk: players (guests and accounts), login sessions, tables
- * (with the banker and streak multiplier they carry), hands as their seed, deal and ordered
+ * (with the game's own state they carry from hand to hand), hands as their seed, deal and ordered
  * accepted actions, and the append-only, hash-chained ledger. The rooms and the lobby speak to it
  * only through this header: no SQL crosses it, so another backend (PostgreSQL for several nodes,
  * DESIGN.md: Scale) can implement the same functions without touching them.
@@ -177,8 +177,8 @@ typedef struct store_table {
     bool is_public;
     store_seat seats[STORE_SEATS];
     char state[STORE_SHORT_TEXT];    /* the room's word for it; "closed" frees the code */
-    int banker;
-    uint32_t multiplier;
+    json_t *game_state;              /* the game's table state (game.h), a JSON object: borrowed on
+                                      * save, owned by the recovery when loaded */
     int64_t hands_played;
     int turn_seconds;                /* the table's turn timer, 1 to 3600 */
 } store_table;
@@ -190,10 +190,9 @@ bool store_table_save(store *s, const store_table *t, store_id_cb cb, void *ctx)
 typedef struct store_hand_start {
     int64_t table_id;
     int64_t number;      /* the table's hand number, from 1; unique within the table */
-    uint64_t seed;       /* the shuffle's seed: with the options, banker, multiplier and actions it rebuilds the hand */
+    uint64_t seed;       /* the shuffle's seed: with the options, game state and actions it rebuilds the hand */
     const json_t *deal;  /* the deal, for the record and for admins */
-    int banker;
-    uint32_t multiplier;
+    const json_t *game_state; /* the game's table state the hand started from (a JSON object) */
 } store_hand_start;
 
 /* Records a hand's start; answers the hand id that its actions and its end refer to. */
@@ -220,12 +219,11 @@ typedef struct store_hand_end {
     const json_t *result;                  /* the game's result_json */
     const store_ledger_entry *entries;     /* in the order to be written; must sum to zero */
     size_t n_entries;
-    int next_banker;                       /* the table's banker and multiplier from now on */
-    uint32_t next_multiplier;
+    const json_t *next_game_state;         /* the table's game state from now on (a JSON object) */
 } store_hand_end;
 
 /* Writes, all or nothing, in one transaction: the last action, the hand's result, its ledger
- * rows (balances and hashes computed here), and the table's new banker and multiplier. */
+ * rows (balances and hashes computed here), and the table's new game state. */
 bool store_hand_finish(store *s, const store_hand_end *e, store_done_cb cb, void *ctx);
 
 /* ---- Recovery (start-up) ---- */
@@ -241,8 +239,7 @@ typedef struct store_hand {
     int64_t number;
     uint64_t seed;
     json_t *deal;
-    int banker;
-    uint32_t multiplier;
+    json_t *game_state;      /* the game's table state the hand started from */
     store_action *actions;   /* in order: seq 1, 2, 3, … */
     size_t n_actions;
 } store_hand;
@@ -269,8 +266,7 @@ void store_recovery_free(store_recovery *r);
 typedef struct store_hand_summary {
     int64_t id;
     int64_t number;
-    int banker;
-    uint32_t multiplier;
+    json_t *game_state;                      /* the game's table state the hand started from */
     int64_t started_at_ms;
     int64_t finished_at_ms;                  /* 0 while unfinished */
     int64_t player_ids[STORE_SEATS];         /* from the hand's ledger rows; 0 for a bot's seat (or unfinished) */

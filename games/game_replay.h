@@ -1,0 +1,43 @@
+/*
+ * game_replay — rebuilding a hand from what was kept: the options, the seed, the table state it
+ * started from and its accepted actions in order, each with its seat. One helper for every
+ * rebuilder (the rooms after a restart, history and admin replays, the crash test's check and
+ * the calculator), so they cannot disagree on what a log means.
+ *
+ * Pure: no I/O. A refused action stops the replay; its index (from 0) and the engine's reason
+ * are reported, and the hand as it stood before it is returned to nobody (freed).
+ */
+#ifndef GAME_REPLAY_H
+#define GAME_REPLAY_H
+
+#include <stddef.h>
+
+#include "game.h"
+
+typedef struct game_logged_action {
+    int seat;
+    const json_t *action;
+} game_logged_action;
+
+typedef struct game_replay_error {
+    size_t index;                  /* the refused action, or the count given when hand_new failed */
+    const char *code;              /* the engine's reason ("not_your_turn"), "internal" for memory */
+    char message[GAME_MESSAGE_SIZE];
+} game_replay_error;
+
+/* Called after each action is applied (index from 0), and once before any with index SIZE_MAX;
+ * may be NULL. Returns false to stop early (the hand so far is then returned). */
+typedef bool (*game_replay_step_cb)(void *ctx, const game_hand *hand, size_t index);
+
+/* Applies actions[0..n) to hand in order. true when all were accepted; otherwise false with err
+ * filled, the hand holding every action before the refused one. */
+bool game_replay_actions(const game_ops *game, game_hand *hand, const game_logged_action *actions, size_t n,
+                         game_replay_step_cb step, void *ctx, game_replay_error *err);
+
+/* A new hand from options, seed and table state with actions[0..n) applied; NULL with err filled
+ * when the hand cannot be made or an action is refused. */
+game_hand *game_replay(const game_ops *game, const json_t *options, uint64_t seed, const json_t *state,
+                       const game_logged_action *actions, size_t n, game_replay_step_cb step, void *ctx,
+                       game_replay_error *err);
+
+#endif
