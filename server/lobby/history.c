@@ -1,14 +1,18 @@
 /*
  * history — the `history` list and the `replay` of one hand, from the store's records.
  *
- * A replay is rebuilt, not stored: the same options, seed, banker, multiplier and actions give
- * the same hand (game.h's promise), and the views come from the game, so a replay shows a player
+ * A replay is rebuilt, not stored (game_replay.h): the same options, seed, game state and actions
+ * give the same hand (game.h's promise), and the views come from the game, so a replay shows a player
  * exactly what they could see at the table and nothing more.
  */
 #include "history.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "game_replay.h"
 
 static json_t *players_json(const store_hand_summary *h)
 {
@@ -35,8 +39,8 @@ json_t *history_hands_json(const char *code, const store_hand_summary *hands, si
     for (size_t i = 0; i < n; i++) {
         const store_hand_summary *h = &hands[i];
         json_array_append_new(
-            list, json_pack("{s:I, s:i, s:I, s:I, s:I, s:o, s:[I,I,I,I], s:O}", "hand", (json_int_t)h->number, "banker",
-                            h->banker, "multiplier", (json_int_t)h->multiplier, "started_at",
+            list, json_pack("{s:I, s:O, s:I, s:I, s:o, s:[I,I,I,I], s:O}", "hand", (json_int_t)h->number, "game_state",
+                            h->game_state != NULL ? h->game_state : json_null(), "started_at",
                             (json_int_t)h->started_at_ms, "finished_at", (json_int_t)h->finished_at_ms, "players",
                             players_json(h), "net", (json_int_t)h->units[0], (json_int_t)h->units[1],
                             (json_int_t)h->units[2], (json_int_t)h->units[3], "result",
@@ -53,36 +57,59 @@ static int seat_of_player(const store_hand_summary *h, int64_t player_id)
     return GAME_SPECTATOR;
 }
 
+typedef struct replay_frames {
+    const game_ops *game;
+    const store_hand *hand;
+    int seat;       /* whose eyes: a seat, or GAME_SPECTATOR */
+    json_t *frames;
+} replay_frames;
+
+/* One frame per action the asker may see: a decision another seat kept private is left out. */
+static bool add_frame(void *ctx, const game_hand *g, size_t index)
+{
+    replay_frames *rf = ctx;
+    const game_ops *game = rf->game;
+    if (index == SIZE_MAX) {
+        json_array_append_new(rf->frames, json_pack("{s:{s:s, s:I, s:O}, s:o}", "event", "kind", "hand_started", "hand",
+                                                    (json_int_t)rf->hand->number, "game_state",
+                                                    rf->hand->game_state, "view", game->view(g, rf->seat)));
+        return true;
+    }
+    json_t *event = game->last_event(g);
+    int actor = rf->hand->actions[index].seat;
+    if (event == NULL && actor != rf->seat)
+        return true;
+    if (event == NULL)
+        event = json_pack("{s:i}", "seat", actor);
+    json_object_set_new(event, "kind", json_string("action"));
+    json_array_append_new(rf->frames, json_pack("{s:o, s:o}", "event", event, "view", game->view(g, rf->seat)));
+    return true;
+}
+
 json_t *history_replay_json(const game_ops *game, const json_t *options, const char *code, const store_hand *hand,
                             const store_hand_summary *summary, int64_t player_id, char *msg, size_t msg_size)
 {
-    game_hand *g = game->hand_new(options, hand->seed, hand->banker, hand->multiplier);
-    if (g == NULL) {
-        snprintf(msg, msg_size, "Hand %" PRId64 " cannot be rebuilt.", hand->number);
+    replay_frames rf = {.game = game, .hand = hand, .seat = seat_of_player(summary, player_id), .frames = json_array()};
+    game_logged_action *log = calloc(hand->n_actions + 1, sizeof *log);
+    if (log == NULL || rf.frames == NULL) {
+        free(log);
+        json_decref(rf.frames);
+        snprintf(msg, msg_size, "The server is out of memory.");
         return NULL;
     }
-    int seat = seat_of_player(summary, player_id);
-    json_t *frames = json_array();
-    json_array_append_new(frames, json_pack("{s:{s:s, s:I, s:i, s:I}, s:o}", "event", "kind", "hand_started", "hand",
-                                            (json_int_t)hand->number, "banker", hand->banker, "multiplier",
-                                            (json_int_t)hand->multiplier, "view", game->view(g, seat)));
-    for (size_t i = 0; i < hand->n_actions; i++) {
-        const store_action *a = &hand->actions[i];
-        char why[GAME_MESSAGE_SIZE];
-        const char *error = game->act(g, a->seat, a->action, why, sizeof why);
-        if (error != NULL) {
-            snprintf(msg, msg_size, "Hand %" PRId64 " does not replay: action %" PRId64 " is refused (%s).",
-                     hand->number, a->seq, error);
-            json_decref(frames);
-            game->hand_free(g);
-            return NULL;
-        }
-        json_t *event = game->last_event(g);
-        json_object_set_new(event, "kind", json_string("action"));
-        json_array_append_new(frames, json_pack("{s:o, s:o}", "event", event, "view", game->view(g, seat)));
+    for (size_t i = 0; i < hand->n_actions; i++)
+        log[i] = (game_logged_action){.seat = hand->actions[i].seat, .action = hand->actions[i].action};
+    game_replay_error err;
+    game_hand *g = game_replay(game, options, hand->seed, hand->game_state, log, hand->n_actions, add_frame, &rf, &err);
+    free(log);
+    if (g == NULL) {
+        snprintf(msg, msg_size, "Hand %" PRId64 " does not replay: action %zu is refused (%s).", hand->number,
+                 err.index + 1, err.code);
+        json_decref(rf.frames);
+        return NULL;
     }
     game->hand_free(g);
     return json_pack("{s:s, s:s, s:I, s:o, s:o, s:o}", "type", "replay", "table", code, "hand",
-                     (json_int_t)hand->number, "seat", seat >= 0 ? json_integer(seat) : json_null(), "players",
-                     players_json(summary), "frames", frames);
+                     (json_int_t)hand->number, "seat", rf.seat >= 0 ? json_integer(rf.seat) : json_null(), "players",
+                     players_json(summary), "frames", rf.frames);
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "game_replay.h"
 #include "log.h"
 
 /* --- small helpers --- */
@@ -38,7 +39,8 @@ __attribute__((format(printf, 3, 4))) static void refuse(char *msg, size_t size,
 /* --- the store --- */
 
 static void save_table(room *r);
-static void schedule_turn(room *r);
+static void schedule_decisions(room *r);
+static void reschedule_seat(room *r, int seat);
 static void start_hand(room *r);
 static void finish_hand(room *r);
 static void update_empty_timer(room *r);
@@ -50,14 +52,19 @@ static uint64_t at_least_1ms(int ms) { return ms > 0 ? (uint64_t)ms : 1; }
 
 static const char *state_word(const room *r) { return room_state_name(r->state); }
 
+static void free_queued(room *r, queued_action *q);
+
 static void room_free_now(room *r)
 {
     if (r->hand != NULL)
         r->game->hand_free(r->hand);
     if (r->pending != NULL)
         r->game->hand_free(r->pending);
-    json_decref(r->pending_action);
-    json_decref(r->pending_reply_id);
+    for (int i = 0; i < r->n_queued; i++) {
+        json_decref(r->queue[i].reply_id);
+        free_queued(r, &r->queue[i]);
+    }
+    json_decref(r->game_state);
     for (int i = 0; i < ROOM_EVENT_RING; i++)
         free(r->ring[i].text);
     json_decref(r->options);
@@ -95,7 +102,7 @@ static void on_table_saved(void *ctx, const store_error *error, int64_t id)
     maybe_free(r);
 }
 
-/* Saves seats, host, state, banker and multiplier. One save at a time: a table's first save
+/* Saves seats, host, state and the game's table state. One save at a time: a table's first save
  * creates it, so a second one asked before the id is known waits for it. */
 static void save_table(room *r)
 {
@@ -109,8 +116,7 @@ static void save_table(room *r)
                      .options = r->options,
                      .host_player_id = r->host_id,
                      .is_public = r->is_public,
-                     .banker = r->banker,
-                     .multiplier = r->multiplier,
+                     .game_state = r->game_state,
                      .hands_played = (int64_t)r->hands_played,
                      .turn_seconds = r->turn_seconds};
     snprintf(t.game, sizeof t.game, "%s", r->game->name);
@@ -135,8 +141,11 @@ static void pause_table(room *r, const store_error *error)
 {
     log_warn("table %s paused: %s (%s)", r->code, error->message, store_status_name(error->status));
     r->failed_writes++;
-    uv_timer_stop(&r->act_timer);
-    r->turn_deadline_ms = 0;
+    for (int s = 0; s < GAME_SEATS; s++) { /* no clock runs while paused: they start afresh on resuming */
+        uv_timer_stop(&r->clocks[s].timer);
+        r->clocks[s].deciding = false;
+        r->clocks[s].deadline_ms = 0;
+    }
     if (!r->paused)
         room_broadcast(r, json_pack("{s:s, s:s, s:s, s:i}", "kind", "paused", "why",
                                "The server cannot save moves right now; the table waits and tries again.", "store",
@@ -145,30 +154,34 @@ static void pause_table(room *r, const store_error *error)
     uv_timer_start(&r->retry_timer, on_retry_timer, at_least_1ms(r->env.retry_ms), 0);
 }
 
-/* --- what happens after a write is committed --- */
+/* --- the queue of accepted actions --- */
 
-/* The public record of the move just stored, as an event. */
-static json_t *action_event(room *r)
+static void drop_pending(room *r)
+{
+    if (r->pending != NULL)
+        r->game->hand_free(r->pending);
+    r->pending = NULL;
+}
+
+/* The public record of the action just shown, as an event; NULL when the game keeps it private. */
+static json_t *action_event(room *r, bool by_bot)
 {
     json_t *event = r->game->last_event(r->hand);
+    if (event == NULL)
+        return NULL;
     json_object_set_new(event, "kind", json_string("action"));
-    if (r->pending_by_bot)
+    if (by_bot)
         json_object_set_new(event, "by_bot", json_true());
     return event;
 }
 
-/* The acting player's answer to its act message: ok once the move is stored, else why not. */
-static void answer_pending(room *r, const store_error *error)
+/* The mover's answer to its act message: ok once the move is stored, else why not. */
+static void answer_mover(room *r, player *p, json_t *id, bool stored)
 {
-    player *p = r->pending_player;
-    json_t *id = r->pending_reply_id;
-    r->pending_player = NULL;
-    r->pending_reply_id = NULL;
     if (p != NULL && player_connected(p) && !r->parked) {
-        json_t *reply = error->status == STORE_OK
-                            ? json_pack("{s:s}", "type", "ok")
-                            : json_pack("{s:s, s:s, s:s}", "type", "error", "code", "paused", "message",
-                                        "The move could not be recorded, so it was not made; the table is paused.");
+        json_t *reply = stored ? json_pack("{s:s}", "type", "ok")
+                               : json_pack("{s:s, s:s, s:s}", "type", "error", "code", "paused", "message",
+                                           "The move could not be recorded, so it was not made; the table is paused.");
         if (id != NULL)
             json_object_set(reply, "id", id);
         room_send_json(r, p, reply);
@@ -176,134 +189,133 @@ static void answer_pending(room *r, const store_error *error)
     json_decref(id);
 }
 
-static void take_pending(room *r)
+static void free_queued(room *r, queued_action *q)
 {
-    if (r->hand != NULL)
-        r->game->hand_free(r->hand);
-    r->hand = r->pending;
-    r->pending = NULL;
-    json_decref(r->pending_action);
-    r->pending_action = NULL;
-    r->action_seq++;
+    if (q->hand != NULL)
+        r->game->hand_free(q->hand);
+    json_decref(q->action);
+    *q = (queued_action){0};
 }
 
-static void drop_pending(room *r)
+/* Takes the oldest queued action off the queue into *out (the caller frees it). */
+static void dequeue(room *r, queued_action *out)
 {
-    if (r->pending != NULL)
-        r->game->hand_free(r->pending);
-    r->pending = NULL;
-    json_decref(r->pending_action);
-    r->pending_action = NULL;
+    *out = r->queue[0];
+    memmove(&r->queue[0], &r->queue[1], (size_t)(r->n_queued - 1) * sizeof r->queue[0]);
+    r->queue[--r->n_queued] = (queued_action){0};
 }
 
-/* A hand write failed: the move (if any) is forgotten, the table pauses, the mover is told. */
-static void write_failed(room *r, const store_error *error, bool live)
+/* Shows a decision the game keeps private to the seat that made it: its own fresh view, no seq. */
+static void send_private_view(room *r, int seat)
 {
-    drop_pending(r);
+    player *p = r->seats[seat].p;
+    if (p == NULL || !player_connected(p) || find_member(r, p) == NULL)
+        return;
+    room_send_json(r, p, json_pack("{s:s, s:s, s:o}", "type", "view", "table", r->code, "view",
+                                   r->game->view(r->hand, seat)));
+}
+
+static void finish_hand(room *r);
+
+/* A hand write failed: nothing of it was shown. The table pauses; the mover is told. */
+static void pause_after_failure(room *r, const store_error *error, bool live)
+{
     if (live)
         pause_table(r, error);
-    answer_pending(r, error);
-    maybe_free(r);
 }
 
-static void on_action_stored(void *ctx, const store_error *error)
+/* The store answered the oldest queued action (answers come in the order asked). */
+static void on_queued_stored(void *ctx, const store_error *error)
 {
     room *r = ctx;
     bool live = write_answered(r);
-    r->writing = WRITE_NONE;
-    if (error->status != STORE_OK) {
-        write_failed(r, error, live);
+    queued_action q;
+    dequeue(r, &q);
+    bool stored = error->status == STORE_OK && !r->queue_failed;
+    if (error->status == STORE_OK && r->queue_failed)
+        log_error("table %s: action %" PRId64 " was stored after an earlier one failed", r->code, r->action_seq + 1);
+    if (!stored) {
+        /* it and everything after it was checked against a hand that is not the table's */
+        if (!r->queue_failed)
+            pause_after_failure(r, error, live);
+        r->queue_failed = r->n_queued > 0;
+        answer_mover(r, q.by, q.reply_id, false);
+        free_queued(r, &q);
+        maybe_free(r);
         return;
     }
-    take_pending(r);
+    r->game->hand_free(r->hand);
+    r->hand = q.hand;
+    q.hand = NULL;
+    r->action_seq++;
     if (live) {
-        schedule_turn(r);
-        room_broadcast(r, action_event(r));
+        json_t *event = action_event(r, q.by_bot);
+        r->clocks[q.seat].private_decided = event == NULL;
+        if (r->n_queued == 0 || q.ends_hand)
+            schedule_decisions(r); /* before the event, which shows who decides next */
+        if (event != NULL)
+            room_broadcast(r, event);
+        else
+            send_private_view(r, q.seat);
+        if (q.ends_hand)
+            finish_hand(r);
+    } else if (q.ends_hand) {
+        /* committed while stopping: keep the memory consistent, show nothing */
+        json_decref(r->game_state);
+        r->game_state = r->game->next_table_state(r->hand);
     }
-    answer_pending(r, error);
+    answer_mover(r, q.by, q.reply_id, true);
+    q.reply_id = NULL;
+    free_queued(r, &q);
     maybe_free(r);
 }
 
-static void on_hand_finished(void *ctx, const store_error *error);
-
-/* The hand in r->hand (natural) or r->pending (ended by its last action) is over: store its end
- * with the ledger rows and the table's next banker, then show it. */
-static void record_hand_end(room *r)
+/* The ledger rows of a finished hand, each seat's line charged to the player who sat there. */
+static size_t ledger_entries(const room *r, const game_result *result, store_ledger_entry *entries)
 {
-    const game_hand *over = r->pending != NULL ? r->pending : r->hand;
-    game_result result;
-    r->game->result(over, &result);
-    r->writing = WRITE_HAND_FINISH;
-    if (r->env.store == NULL) {
-        r->writes++;
-        on_hand_finished(r, &(store_error){.status = STORE_OK});
-        return;
-    }
-    store_ledger_entry entries[GAME_MAX_LEDGER_LINES];
-    for (int i = 0; i < result.n_lines; i++) {
-        const game_ledger_line *line = &result.lines[i];
+    for (int i = 0; i < result->n_lines; i++) {
+        const game_ledger_line *line = &result->lines[i];
         const seat_state *st = &r->seats[line->seat];
         entries[i] = (store_ledger_entry){.player_id = st->leaving ? st->left_id : st->p != NULL ? st->p->id : 0,
                                           .seat = line->seat,
                                           .units = line->units};
         snprintf(entries[i].reason, sizeof entries[i].reason, "%s", line->reason);
     }
+    return (size_t)result->n_lines;
+}
+
+/* Asks the store to write a hand's end: the ending action (seq > 0) or none (a natural hand),
+ * the result, the ledger rows and the table's next game state. */
+static bool store_hand_end_of(room *r, const game_hand *over, int64_t last_seq, int last_seat,
+                              const json_t *last_action, store_done_cb cb)
+{
+    game_result result;
+    r->game->result(over, &result);
+    store_ledger_entry entries[GAME_MAX_LEDGER_LINES];
     json_t *result_json = r->game->result_json(over);
+    json_t *next_state = r->game->next_table_state(over);
     store_hand_end end = {.hand_id = r->hand_id,
-                          .last_seq = r->pending != NULL ? r->action_seq + 1 : 0,
-                          .last_seat = r->pending != NULL ? r->pending_seat : 0,
-                          .last_action = r->pending_action,
+                          .last_seq = last_seq,
+                          .last_seat = last_seat,
+                          .last_action = last_action,
                           .result = result_json,
                           .entries = entries,
-                          .n_entries = (size_t)result.n_lines,
-                          .next_banker = result.next_banker,
-                          .next_multiplier = result.next_multiplier};
-    if (store_hand_finish(r->env.store, &end, on_hand_finished, r)) {
-        r->writes++;
-    } else {
-        r->writing = WRITE_NONE; /* the store is closing: the hand stays open for recovery */
-        drop_pending(r);
-    }
+                          .n_entries = ledger_entries(r, &result, entries),
+                          .next_game_state = next_state};
+    bool asked = store_hand_finish(r->env.store, &end, cb, r);
     json_decref(result_json);
+    json_decref(next_state);
+    return asked;
 }
 
-static void on_hand_finished(void *ctx, const store_error *error)
-{
-    room *r = ctx;
-    bool live = write_answered(r);
-    r->writing = WRITE_NONE;
-    if (error->status != STORE_OK) {
-        write_failed(r, error, live);
-        return;
-    }
-    bool by_action = r->pending != NULL;
-    if (by_action)
-        take_pending(r);
-    if (live) {
-        if (by_action) {
-            uv_timer_stop(&r->act_timer);
-            r->turn_deadline_ms = 0;
-            room_broadcast(r, action_event(r));
-        }
-        finish_hand(r);
-        answer_pending(r, error);
-    } else {
-        answer_pending(r, error);
-        /* committed while stopping: keep the memory consistent, show nothing */
-        game_result result;
-        r->game->result(r->hand, &result);
-        r->banker = result.next_banker;
-        r->multiplier = result.next_multiplier;
-    }
-    maybe_free(r);
-}
-
-/* Applies seat's action to a copy of the hand and stores it; the copy becomes the hand once
- * committed. NULL when accepted (the event follows the commit), else the engine's refusal. */
+/* Applies seat's action to a copy of the latest hand and queues it for the store; it is shown
+ * once committed. NULL when accepted, else the engine's refusal (or busy), and nothing changed. */
 static const char *play(room *r, int seat, const json_t *action, player *by, const json_t *id, char *msg,
                         size_t msg_size)
 {
-    game_hand *next = r->game->hand_copy(r->hand);
+    if (r->n_queued >= ROOM_MAX_QUEUED)
+        return FAIL("busy", "Several moves are still being recorded; wait for their events.");
+    game_hand *next = r->game->hand_copy(latest_hand(r));
     if (next == NULL)
         return FAIL("internal", "The server is out of memory.");
     const char *error = r->game->act(next, seat, action, msg, msg_size);
@@ -311,77 +323,158 @@ static const char *play(room *r, int seat, const json_t *action, player *by, con
         r->game->hand_free(next);
         return error;
     }
-    uv_timer_stop(&r->act_timer);
-    r->turn_deadline_ms = 0;
-    r->pending = next;
-    r->pending_seat = seat;
-    r->pending_action = json_deep_copy(action);
-    r->pending_by_bot = by == NULL;
-    r->pending_player = by;
-    r->pending_reply_id = id != NULL ? json_incref((json_t *)id) : NULL;
-    if (r->game->is_over(next)) {
-        record_hand_end(r);
-        return NULL;
+    json_t *copy = json_deep_copy(action);
+    if (copy == NULL) {
+        r->game->hand_free(next);
+        return FAIL("internal", "The server is out of memory.");
     }
-    r->writing = WRITE_ACTION;
-    r->writes++;
-    if (r->env.store == NULL) {
-        on_action_stored(r, &(store_error){.status = STORE_OK});
-        return NULL;
-    }
-    if (!store_action_append(r->env.store, r->hand_id, r->action_seq + 1, seat, r->pending_action, on_action_stored,
-                             r)) {
-        r->writes--;
-        r->writing = WRITE_NONE;
-        drop_pending(r);
-        json_decref(r->pending_reply_id);
-        r->pending_reply_id = NULL;
-        r->pending_player = NULL;
+    int64_t seq = r->action_seq + r->n_queued + 1;
+    bool ends = r->game->is_over(next);
+    bool asked = r->env.store == NULL ||
+                 (ends ? store_hand_end_of(r, next, seq, seat, copy, on_queued_stored)
+                       : store_action_append(r->env.store, r->hand_id, seq, seat, copy, on_queued_stored, r));
+    if (!asked) {
+        r->game->hand_free(next);
+        json_decref(copy);
         return FAIL("unavailable", "The server is stopping; the move was not made.");
     }
+    r->queue[r->n_queued++] = (queued_action){.hand = next,
+                                              .seat = seat,
+                                              .action = copy,
+                                              .by_bot = by == NULL,
+                                              .ends_hand = ends,
+                                              .by = by,
+                                              .reply_id = id != NULL ? json_incref((json_t *)id) : NULL};
+    r->acted[seat] = true;
+    uv_timer_stop(&r->clocks[seat].timer);
+    r->writes++;
+    if (r->env.store == NULL)
+        on_queued_stored(r, &(store_error){.status = STORE_OK});
     return NULL;
 }
 
-/* --- turns, bots and timers --- */
+/* --- a hand's end with no action (a natural hand) --- */
 
-/* Plays the bot's action for the seat to act (a bot's seat, an absent player's, or a timeout). */
-static void bot_acts(room *r)
+static void on_natural_end_stored(void *ctx, const store_error *error)
 {
-    if (!hand_open(r))
+    room *r = ctx;
+    bool live = write_answered(r);
+    r->writing = WRITE_NONE;
+    if (error->status != STORE_OK)
+        pause_after_failure(r, error, live);
+    else if (live)
+        finish_hand(r);
+    else {
+        json_decref(r->game_state);
+        r->game_state = r->game->next_table_state(r->hand);
+    }
+    maybe_free(r);
+}
+
+/* The shown hand is over before any action: store its end with the ledger rows, then show it. */
+static void record_hand_end(room *r)
+{
+    r->writing = WRITE_HAND_FINISH;
+    r->writes++;
+    if (r->env.store == NULL) {
+        on_natural_end_stored(r, &(store_error){.status = STORE_OK});
         return;
-    int seat = r->game->to_act(r->hand);
-    json_t *action = r->game->bot_action(r->hand, seat);
+    }
+    if (!store_hand_end_of(r, r->hand, 0, 0, NULL, on_natural_end_stored)) {
+        r->writes--;
+        r->writing = WRITE_NONE; /* the store is closing: the hand stays open for recovery */
+    }
+}
+
+/* --- decisions, bots and timers --- */
+
+/* Plays the bot's action for a deciding seat (a bot's seat, an absent player's) or, when a
+ * person's time ran out, the game's default choice. */
+static void decide_for(room *r, int seat, bool timed_out)
+{
+    if (!hand_settled(r) || !game_seat_decides(r->game, r->hand, seat))
+        return;
+    json_t *action = timed_out && r->game->timeout_action != NULL ? r->game->timeout_action(r->hand, seat)
+                                                                  : r->game->bot_action(r->hand, seat);
+    if (action == NULL && timed_out && r->game->timeout_action != NULL)
+        action = r->game->bot_action(r->hand, seat);
     char msg[GAME_MESSAGE_SIZE];
     if (action != NULL)
-        play(r, seat, action, NULL, NULL, msg, sizeof msg); /* the bot chooses among the legal actions */
+        play(r, seat, action, NULL, NULL, msg, sizeof msg); /* chosen among the legal actions */
     json_decref(action);
 }
 
-static void on_act_timer(uv_timer_t *timer)
+static void on_seat_timer(uv_timer_t *timer)
 {
-    room *r = timer->data;
-    r->turn_deadline_ms = 0;
-    bot_acts(r);
+    seat_clock *c = timer->data;
+    room *r = c->r;
+    uint64_t now = uv_now(r->env.loop);
+    bool timed_out = c->deadline_ms > 0 && now >= c->deadline_ms;
+    if (c->shown)
+        c->deadline_ms = 0;
+    decide_for(r, c->seat, timed_out || c->shown);
+    /* a bot that chose to wait acts again when the decision's time is up */
+    if (!timed_out && !c->shown && c->deciding && c->deadline_ms > now && hand_settled(r) &&
+        !uv_is_active((uv_handle_t *)timer) && game_seat_decides(r->game, r->hand, c->seat) && r->n_queued == 0)
+        uv_timer_start(timer, on_seat_timer, c->deadline_ms - now, 0);
 }
 
-/* Arms the timer for the seat to act: a short pause for a bot, the turn timer for a person (also
- * for one not yet back after a restart, for a while). */
-static void schedule_turn(room *r)
+/* Sets each seat's clock for what it owes in the shown hand: a seat still deciding the same kind
+ * of decision keeps its clock (a claim window runs on while others decide); a seat that acted or
+ * starts a new decision gets a fresh one; the others none. */
+static void schedule_decisions(room *r)
 {
-    uv_timer_stop(&r->act_timer);
-    r->turn_deadline_ms = 0;
-    if (!hand_open(r))
-        return;
-    const seat_state *s = &r->seats[r->game->to_act(r->hand)];
+    game_decision owed[GAME_SEATS];
+    int n = hand_settled(r) ? r->game->decisions(r->hand, owed) : 0;
     uint64_t now = uv_now(r->env.loop);
-    bool waiting_for_return = s->p != NULL && !s->leaving && now < r->restored_until_ms;
-    if (seat_covered_by_bot(s) && !waiting_for_return) {
-        uv_timer_start(&r->act_timer, on_act_timer, at_least_1ms(r->env.bot_delay_ms), 0);
-    } else {
-        uint64_t ms = (uint64_t)r->turn_seconds * 1000;
-        r->turn_deadline_ms = now + ms;
-        uv_timer_start(&r->act_timer, on_act_timer, ms, 0);
+    for (int s = 0; s < GAME_SEATS; s++) {
+        seat_clock *c = &r->clocks[s];
+        const game_decision *d = NULL;
+        for (int i = 0; i < n; i++)
+            if (owed[i].seat == s)
+                d = &owed[i];
+        bool keep = d != NULL && c->deciding && c->kind == d->kind && !r->acted[s] &&
+                    uv_is_active((uv_handle_t *)&c->timer);
+        r->acted[s] = false;
+        if (keep)
+            continue;
+        /* a seat that decided privately still shows as deciding while its window is open, so
+         * nobody learns when (or that) it decided */
+        bool window_open = false;
+        for (int i = 0; i < n && d == NULL && c->private_decided && c->deciding; i++)
+            window_open = window_open || owed[i].kind == c->kind;
+        if (window_open) {
+            uv_timer_stop(&c->timer);
+            continue;
+        }
+        c->private_decided = false;
+        uv_timer_stop(&c->timer);
+        c->deciding = d != NULL;
+        c->deadline_ms = 0;
+        c->shown = false;
+        if (d == NULL)
+            continue;
+        c->kind = d->kind;
+        const seat_state *st = &r->seats[s];
+        uint64_t ms = (uint64_t)(d->seconds > 0 ? d->seconds : r->turn_seconds) * 1000;
+        bool waiting_for_return = st->p != NULL && !st->leaving && now < r->restored_until_ms;
+        c->deadline_ms = now + ms;
+        if (seat_covered_by_bot(st) && !waiting_for_return) {
+            uv_timer_start(&c->timer, on_seat_timer, at_least_1ms(r->env.bot_delay_ms), 0);
+        } else {
+            c->shown = true;
+            uv_timer_start(&c->timer, on_seat_timer, ms, 0);
+        }
     }
+}
+
+/* A seat's cover changed (its player came back, went away or left): its clock starts again. */
+static void reschedule_seat(room *r, int seat)
+{
+    if (!hand_settled(r) || !r->clocks[seat].deciding)
+        return;
+    r->acted[seat] = true; /* not kept: a fresh clock for the new cover */
+    schedule_decisions(r);
 }
 
 static void on_next_hand_timer(uv_timer_t *timer)
@@ -391,20 +484,24 @@ static void on_next_hand_timer(uv_timer_t *timer)
         start_hand(r);
 }
 
-/* A paused table tries again: the hand's start, its end, or the turn (whose action is redone). */
+/* A paused table tries again: the hand's start, its end, or the decisions (whose actions are redone). */
 static void on_retry_timer(uv_timer_t *timer)
 {
     room *r = timer->data;
     if (!r->paused || r->parked)
         return;
     r->paused = false;
+    r->queue_failed = false;
     room_broadcast(r, json_pack("{s:s}", "kind", "resumed"));
     if (r->state != ROOM_PLAYING)
         start_hand(r);
     else if (r->game->is_over(r->hand))
         record_hand_end(r); /* a natural hand whose end was not stored */
-    else
-        schedule_turn(r);
+    else {
+        for (int s = 0; s < GAME_SEATS; s++)
+            r->acted[s] = true; /* every clock starts afresh */
+        schedule_decisions(r);
+    }
 }
 
 static bool all_seats_filled(const room *r)
@@ -426,9 +523,11 @@ static void hand_begun(room *r)
     r->state = ROOM_PLAYING;
     for (int i = 0; i < r->n_members; i++)
         r->members[i].ready = false;
-    schedule_turn(r);
-    room_broadcast(r, json_pack("{s:s, s:I, s:i, s:I}", "kind", "hand_started", "hand", (json_int_t)r->hands_played,
-                           "banker", r->banker, "multiplier", (json_int_t)r->multiplier));
+    for (int s = 0; s < GAME_SEATS; s++)
+        r->acted[s] = true; /* every clock starts afresh */
+    schedule_decisions(r);
+    room_broadcast(r, json_pack("{s:s, s:I, s:O}", "kind", "hand_started", "hand", (json_int_t)r->hands_played,
+                                "game_state", r->game_state));
     /* no table save: the stored hand itself says a hand is on and what its number is */
     if (r->game->is_over(r->hand)) /* a natural hand ends it before any action */
         record_hand_end(r);
@@ -469,9 +568,11 @@ static void start_hand(room *r)
         return;
     }
     uint64_t seed = rng_next(&r->rng);
-    game_hand *hand = r->game->hand_new(r->options, seed, r->banker, r->multiplier);
-    if (hand == NULL)
+    game_hand *hand = r->game->hand_new(r->options, seed, r->game_state);
+    if (hand == NULL) {
+        log_error("table %s: the game cannot start a hand from its state", r->code);
         return;
+    }
     r->pending = hand;
     r->writing = WRITE_HAND_BEGIN;
     if (r->env.store == NULL) {
@@ -495,8 +596,7 @@ static void start_hand(room *r)
                               .number = (int64_t)r->hands_played + 1,
                               .seed = seed,
                               .deal = deal,
-                              .banker = r->banker,
-                              .multiplier = r->multiplier};
+                              .game_state = r->game_state};
     if (store_hand_begin(r->env.store, &start, on_hand_begun, r)) {
         r->writes++;
     } else {
@@ -513,8 +613,9 @@ static void drop_member(room *r, player *p)
     if (m == NULL)
         return;
     *m = r->members[--r->n_members];
-    if (r->pending_player == p)
-        r->pending_player = NULL; /* no answer to someone who left */
+    for (int i = 0; i < r->n_queued; i++)
+        if (r->queue[i].by == p)
+            r->queue[i].by = NULL; /* no answer to someone who left */
     for (int i = 0; i < p->n_rooms; i++)
         if (p->rooms[i] == r) {
             p->rooms[i] = p->rooms[--p->n_rooms];
@@ -537,23 +638,22 @@ static bool free_leaving_seats(room *r)
     return freed;
 }
 
-/* The hand's end is stored: show the result and carry the bank to the next hand. */
+/* The hand's end is stored: show the result and carry the game's state to the next hand. */
 static void finish_hand(room *r)
 {
-    uv_timer_stop(&r->act_timer);
-    r->turn_deadline_ms = 0;
     game_result result;
     r->game->result(r->hand, &result);
     for (int s = 0; s < GAME_SEATS; s++)
         r->scores[s] += result.net[s];
-    r->banker = result.next_banker;
-    r->multiplier = result.next_multiplier;
+    json_decref(r->game_state);
+    r->game_state = r->game->next_table_state(r->hand);
     r->state = ROOM_BETWEEN_HANDS;
+    schedule_decisions(r); /* none: every clock stops */
     room_broadcast(r, json_pack("{s:s, s:I, s:o, s:[I,I,I,I], s:i}", "kind", "hand_over", "hand",
                            (json_int_t)r->hands_played, "result", r->game->result_json(r->hand), "scores",
                            (json_int_t)r->scores[0], (json_int_t)r->scores[1], (json_int_t)r->scores[2],
                            (json_int_t)r->scores[3], "next_hand_ms", r->env.next_hand_ms));
-    /* the banker and multiplier were stored with the hand's end; the seats only if they changed */
+    /* the game state was stored with the hand's end; the seats only if they changed */
     if (free_leaving_seats(r))
         save_table(r);
     uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
@@ -593,11 +693,18 @@ static room *room_new(const room_env *env, const game_ops *game, json_t *options
     r->turn_seconds = turn_seconds;
     snprintf(r->code, sizeof r->code, "%s", code);
     rng_seed(&r->rng, seed);
-    r->multiplier = 2;
-    uv_timer_t *timers[] = {&r->act_timer, &r->next_hand_timer, &r->empty_timer, &r->retry_timer};
+    uv_timer_t *timers[] = {&r->next_hand_timer, &r->empty_timer, &r->retry_timer};
     for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++) {
         uv_timer_init(env->loop, timers[i]);
         timers[i]->data = r;
+        r->open_handles++;
+    }
+    for (int s = 0; s < GAME_SEATS; s++) {
+        seat_clock *c = &r->clocks[s];
+        c->r = r;
+        c->seat = s;
+        uv_timer_init(env->loop, &c->timer);
+        c->timer.data = c;
         r->open_handles++;
     }
     return r;
@@ -609,7 +716,11 @@ room *room_create(const room_env *env, const game_ops *game, json_t *options, bo
     room *r = room_new(env, game, options, is_public, turn_seconds, code, seed);
     if (r == NULL)
         return NULL;
-    r->banker = game->first_banker(rng_next(&r->rng));
+    r->game_state = game->table_state_new(r->options, rng_next(&r->rng));
+    if (r->game_state == NULL) {
+        room_destroy(r);
+        return NULL;
+    }
     save_table(r);
     update_empty_timer(r);
     return r;
@@ -618,27 +729,29 @@ room *room_create(const room_env *env, const game_ops *game, json_t *options, bo
 /* Rebuilds the unfinished hand from its seed and stored actions; false if one is refused. */
 static bool replay_hand(room *r, const store_hand *h, char *msg, size_t msg_size)
 {
-    game_hand *hand = r->game->hand_new(r->options, h->seed, h->banker, h->multiplier);
-    if (hand == NULL) {
+    game_logged_action *log = calloc(h->n_actions + 1, sizeof *log);
+    if (log == NULL) {
         snprintf(msg, msg_size, "hand %" PRId64 " cannot start again (out of memory)", h->number);
         return false;
     }
-    for (size_t i = 0; i < h->n_actions; i++) {
-        char why[GAME_MESSAGE_SIZE];
-        const store_action *a = &h->actions[i];
-        const char *error = r->game->act(hand, a->seat, a->action, why, sizeof why);
-        if (error != NULL) {
+    for (size_t i = 0; i < h->n_actions; i++)
+        log[i] = (game_logged_action){.seat = h->actions[i].seat, .action = h->actions[i].action};
+    game_replay_error err;
+    game_hand *hand = game_replay(r->game, r->options, h->seed, h->game_state, log, h->n_actions, NULL, NULL, &err);
+    free(log);
+    if (hand == NULL) {
+        if (err.index < h->n_actions)
             snprintf(msg, msg_size, "hand %" PRId64 ": stored action %" PRId64 " is refused (%s: %s)", h->number,
-                     a->seq, error, why);
-            r->game->hand_free(hand);
-            return false;
-        }
+                     h->actions[err.index].seq, err.code, err.message);
+        else
+            snprintf(msg, msg_size, "hand %" PRId64 " cannot start again (%s)", h->number, err.message);
+        return false;
     }
     r->hand = hand;
     r->hand_id = h->id;
     r->action_seq = (int64_t)h->n_actions;
-    r->banker = h->banker;
-    r->multiplier = h->multiplier;
+    json_decref(r->game_state);
+    r->game_state = json_incref(h->game_state);
     return true;
 }
 
@@ -652,8 +765,7 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
         return NULL;
     }
     r->table_id = st->id;
-    r->banker = st->banker;
-    r->multiplier = st->multiplier;
+    r->game_state = json_incref(st->game_state);
     r->hands_played = (uint64_t)st->hands_played;
     for (int s = 0; s < GAME_SEATS; s++) {
         r->scores[s] = t->scores[s];
@@ -690,7 +802,7 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
         if (r->game->is_over(r->hand))
             record_hand_end(r); /* a natural hand whose end was not stored */
         else
-            schedule_turn(r);
+            schedule_decisions(r);
     } else if (r->state == ROOM_BETWEEN_HANDS) {
         uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
     }
@@ -708,7 +820,10 @@ static void on_timer_closed(uv_handle_t *handle)
 void room_destroy(room *r)
 {
     r->destroyed = true;
-    uv_close((uv_handle_t *)&r->act_timer, on_timer_closed);
+    for (int s = 0; s < GAME_SEATS; s++) {
+        r->clocks[s].timer.data = r;
+        uv_close((uv_handle_t *)&r->clocks[s].timer, on_timer_closed);
+    }
     uv_close((uv_handle_t *)&r->next_hand_timer, on_timer_closed);
     uv_close((uv_handle_t *)&r->empty_timer, on_timer_closed);
     uv_close((uv_handle_t *)&r->retry_timer, on_timer_closed);
@@ -716,11 +831,11 @@ void room_destroy(room *r)
 
 static void stop_timers(room *r)
 {
-    uv_timer_stop(&r->act_timer);
+    for (int s = 0; s < GAME_SEATS; s++)
+        uv_timer_stop(&r->clocks[s].timer);
     uv_timer_stop(&r->next_hand_timer);
     uv_timer_stop(&r->empty_timer);
     uv_timer_stop(&r->retry_timer);
-    r->turn_deadline_ms = 0;
 }
 
 void room_close(room *r, const char *why)
@@ -762,8 +877,11 @@ int64_t room_table_id(const room *r) { return r->table_id; }
 
 /* --- commands --- */
 
-/* Seats change only between hands, and not while a hand's start is being stored. */
-static bool seats_locked(const room *r) { return r->state == ROOM_PLAYING || r->writing != WRITE_NONE; }
+/* Seats change only between hands, and not while a hand's start or end is being stored. */
+static bool seats_locked(const room *r)
+{
+    return r->state == ROOM_PLAYING || r->writing != WRITE_NONE || r->n_queued > 0;
+}
 
 const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg, size_t msg_size)
 {
@@ -821,8 +939,7 @@ static void leave(room *r, player *p)
     pass_host(r, p);
     if (seat >= 0 && seats_locked(r)) {
         r->seats[seat] = (seat_state){.p = NULL, .bot = true, .leaving = true, .left_id = p->id};
-        if (hand_open(r) && r->game->to_act(r->hand) == seat)
-            schedule_turn(r);
+        reschedule_seat(r, seat);
     } else if (seat >= 0) {
         r->seats[seat].p = NULL;
         room_broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", seat));
@@ -930,7 +1047,7 @@ const char *room_ready(room *r, player *p, char *msg, size_t msg_size)
         return FAIL("not_at_table", "You have not joined table %s.", r->code);
     if (seat_of(r, p) < 0)
         return FAIL("not_seated", "You have no seat at this table.");
-    if (r->state != ROOM_BETWEEN_HANDS || r->writing != WRITE_NONE)
+    if (r->state != ROOM_BETWEEN_HANDS || r->writing != WRITE_NONE || r->n_queued > 0)
         return FAIL("hand_in_progress", "Ready is for the pause between hands.");
     m->ready = true;
     room_broadcast(r, json_pack("{s:s, s:i}", "kind", "ready", "seat", seat_of(r, p)));
@@ -950,12 +1067,10 @@ const char *room_act(room *r, player *p, const json_t *action, const json_t *id,
         return FAIL("not_at_table", "You have not joined table %s.", r->code);
     if (seat < 0)
         return FAIL("not_seated", "Spectators watch; only seated players act.");
-    if (!hand_on(r) || (r->game->is_over(r->hand) && r->writing == WRITE_NONE))
+    if (!hand_on(r) || r->game->is_over(latest_hand(r)) || r->writing == WRITE_HAND_FINISH)
         return FAIL("no_hand", "No hand is being played.");
-    if (r->paused)
+    if (r->paused || r->queue_failed)
         return FAIL("paused", "The table is paused: the server cannot save moves right now. It tries again shortly.");
-    if (r->writing != WRITE_NONE)
-        return FAIL("busy", "The last move is still being recorded; wait for its event.");
     return play(r, seat, action, p, id, msg, msg_size);
 }
 
@@ -990,8 +1105,7 @@ void room_player_connected(room *r, player *p, const json_t *id)
     room_send_snapshot(r, m, id);
     int seat = seat_of(r, p);
     if (seat >= 0) {
-        if (hand_open(r) && r->game->to_act(r->hand) == seat)
-            schedule_turn(r); /* back for its own turn: a person's timer again */
+        reschedule_seat(r, seat); /* back while deciding: a person's timer again */
         room_broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 1));
     }
     update_empty_timer(r);
@@ -1005,8 +1119,8 @@ void room_player_disconnected(room *r, player *p)
         update_empty_timer(r);
         return;
     }
-    if (hand_open(r) && r->game->to_act(r->hand) == seat && r->restored_until_ms <= uv_now(r->env.loop))
-        schedule_turn(r); /* the bot covers the turn */
+    if (r->restored_until_ms <= uv_now(r->env.loop))
+        reschedule_seat(r, seat); /* the bot covers its decision */
     room_broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 0));
     update_empty_timer(r);
 }

@@ -25,9 +25,37 @@ typedef struct seat_state {
 typedef enum {
     WRITE_NONE = 0,
     WRITE_HAND_BEGIN, /* the new hand is in r->pending until its start is stored */
-    WRITE_ACTION,     /* r->pending is the hand with the action applied */
-    WRITE_HAND_FINISH /* the ending action (in r->pending, or none for a natural hand) with the ledger */
+    WRITE_HAND_FINISH /* a hand over before any action (a natural hand): its end with the ledger */
 } write_kind;
+
+/* The most accepted actions a table holds while the store commits them; one more is `busy`. */
+#define ROOM_MAX_QUEUED 8
+
+/* An accepted action on its way to the store. Actions are checked against the hand with every
+ * earlier queued action applied, stored in order, and shown in order as each commit is answered. */
+typedef struct queued_action {
+    game_hand *hand;     /* the hand with this action (and those before it) applied */
+    int seat;
+    json_t *action;
+    bool by_bot;         /* a bot or a timeout chose it */
+    bool ends_hand;      /* stored with the hand's end and its ledger rows */
+    player *by;          /* who sent it, answered once it is stored (NULL: a bot, or gone) */
+    json_t *reply_id;    /* the id of their act message */
+} queued_action;
+
+struct room;
+
+/* One seat's decision clock: a bot's pause, or a person's time to decide. */
+typedef struct seat_clock {
+    uv_timer_t timer;
+    struct room *r;
+    int seat;
+    bool deciding;              /* the seat owes a decision (as last scheduled) */
+    game_decision_kind kind;
+    uint64_t deadline_ms;       /* loop time its time runs out (persons and bots alike), 0 if none */
+    bool shown;                 /* deadline_ms is a person's timer (shown); a bot's is not */
+    bool private_decided;       /* it decided privately: shown as deciding until its window resolves */
+} seat_clock;
 
 typedef struct member {
     player *p;
@@ -55,18 +83,17 @@ struct room {
     member members[ROOM_MAX_MEMBERS];
     int n_members;
     rng_state rng;              /* the seeds of the table's hands */
-    game_hand *hand;            /* the hand being played, or the last one (between hands) */
+    game_hand *hand;            /* the hand as committed and shown, or the last one (between hands) */
     uint64_t hands_played;
-    int banker;
-    uint32_t multiplier;
+    json_t *game_state;         /* the game's table state the next hand starts from (game.h) */
     int64_t scores[GAME_SEATS];
     uint64_t seq;
     stored_event ring[ROOM_EVENT_RING];
-    uv_timer_t act_timer;       /* the seat to act: its turn timer, or a bot's pause */
+    seat_clock clocks[GAME_SEATS]; /* each deciding seat: its timer, or a bot's pause */
+    bool acted[GAME_SEATS];     /* the seat acted since its clock was last set */
     uv_timer_t next_hand_timer;
     uv_timer_t empty_timer;
     uv_timer_t retry_timer;     /* a paused table tries its writes again */
-    uint64_t turn_deadline_ms;  /* loop time the seat to act runs out of time, 0 if none */
     uint64_t restored_until_ms; /* after a restart, absent players keep their own turn timer until then */
     int open_handles;           /* timers not yet closed */
     int writes;                 /* store requests not yet answered */
@@ -81,12 +108,10 @@ struct room {
     int64_t hand_id;            /* the store's id of r->hand */
     int64_t action_seq;         /* the hand's actions stored so far */
     write_kind writing;
-    game_hand *pending;
-    int pending_seat;
-    json_t *pending_action;
-    bool pending_by_bot;
-    player *pending_player;     /* who sent it, answered once it is stored (NULL: a bot, or gone) */
-    json_t *pending_reply_id;   /* the id of their act message */
+    game_hand *pending;         /* WRITE_HAND_BEGIN: the new hand */
+    queued_action queue[ROOM_MAX_QUEUED];
+    int n_queued;
+    bool queue_failed;          /* a queued write failed: the rest of the queue is dropped too */
     bool paused;                /* a write failed: the table waits for retry_timer */
     uint64_t failed_writes;     /* for /metrics */
 };
@@ -117,11 +142,20 @@ static inline bool seat_covered_by_bot(const seat_state *s)
 
 static inline bool hand_on(const room *r) { return r->state == ROOM_PLAYING && r->hand != NULL; }
 
-/* The hand is being played and may take an action now (no write in flight, not paused). */
+/* The hand with every queued action applied: what the next action is checked against. */
+static inline const game_hand *latest_hand(const room *r)
+{
+    return r->n_queued > 0 ? r->queue[r->n_queued - 1].hand : r->hand;
+}
+
+/* The hand is being played and may take an action (not over, no hand write in flight, not paused). */
 static inline bool hand_open(const room *r)
 {
-    return hand_on(r) && !r->game->is_over(r->hand) && r->writing == WRITE_NONE && !r->paused && !r->parked;
+    return hand_on(r) && !r->game->is_over(latest_hand(r)) && r->writing == WRITE_NONE && !r->paused && !r->parked;
 }
+
+/* The shown hand is settled: nothing is queued and it takes decisions (the clocks run only then). */
+static inline bool hand_settled(const room *r) { return hand_open(r) && r->n_queued == 0; }
 
 #define REF_SIZE 24
 
@@ -133,7 +167,8 @@ static inline const char *player_ref(int64_t id, char buf[REF_SIZE])
 
 /* room_view.c */
 const char *room_state_name(room_state state);
-json_t *room_turn_json(const room *r);
+/* The seats that owe a decision as shown to everyone: [{"seat","kind","ms_left"}]. */
+json_t *room_deciding_json(const room *r);
 void room_send_json(room *r, player *p, json_t *message);
 void room_send_snapshot(room *r, member *m, const json_t *id);
 /* Numbers the event (taking it), keeps it for resuming members and sends it to every connected

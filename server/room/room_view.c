@@ -37,14 +37,19 @@ const char *room_state_name(room_state state)
     return NAMES[state];
 }
 
-json_t *room_turn_json(const room *r)
+json_t *room_deciding_json(const room *r)
 {
-    if (!hand_on(r) || r->game->is_over(r->hand))
-        return json_null();
+    json_t *deciding = json_array();
     uint64_t now = uv_now(r->env.loop);
-    uint64_t left = r->turn_deadline_ms > now ? r->turn_deadline_ms - now : 0;
-    return json_pack("{s:i, s:o}", "seat", r->game->to_act(r->hand), "ms_left",
-                     r->turn_deadline_ms > 0 ? json_integer((json_int_t)left) : json_null());
+    for (int s = 0; s < GAME_SEATS; s++) {
+        const seat_clock *c = &r->clocks[s];
+        if (!c->deciding || !hand_on(r))
+            continue;
+        uint64_t left = c->deadline_ms > now ? c->deadline_ms - now : 0;
+        json_array_append_new(deciding, json_pack("{s:i, s:s, s:o}", "seat", s, "kind", game_decision_kind_name(c->kind),
+                                                  "ms_left", c->shown ? json_integer((json_int_t)left) : json_null()));
+    }
+    return deciding;
 }
 
 static const player *find_player_by_id(const room *r, int64_t id)
@@ -69,12 +74,11 @@ static json_t *info_json(const room *r)
     char ref[REF_SIZE];
     json_object_set_new(info, "host", r->host_id ? json_string(player_ref(r->host_id, ref)) : json_null());
     json_object_set_new(info, "turn_seconds", json_integer(r->turn_seconds));
-    json_object_set_new(info, "banker", json_integer(r->banker));
-    json_object_set_new(info, "multiplier", json_integer(r->multiplier));
+    json_object_set_new(info, "game_state", json_incref(r->game_state));
     json_object_set_new(info, "scores",
                         json_pack("[I,I,I,I]", (json_int_t)r->scores[0], (json_int_t)r->scores[1],
                                   (json_int_t)r->scores[2], (json_int_t)r->scores[3]));
-    json_object_set_new(info, "turn", room_turn_json(r));
+    json_object_set_new(info, "deciding", room_deciding_json(r));
     return info;
 }
 
@@ -160,7 +164,7 @@ void room_broadcast(room *r, json_t *event)
      * the object, and append each member's view. */
     bool with_views = changes_views(event);
     json_t *common = json_pack("{s:s, s:s, s:I, s:O, s:o, s:o}", "type", "event", "table", r->code, "seq",
-                               (json_int_t)r->seq, "event", event, "turn", room_turn_json(r), "seats", seats_json(r));
+                               (json_int_t)r->seq, "event", event, "deciding", room_deciding_json(r), "seats", seats_json(r));
     char *common_text = json_dumps(common, JSON_COMPACT);
     json_decref(common);
     json_decref(event);
