@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "game.h"
+#include "game_replay.h"
 #include "tg_tiles.h"
 
 #define MAX_PRINTED_PROBLEMS 40
@@ -25,7 +26,7 @@ typedef struct check_table {
     char code[16];
     char game[32];
     json_t *options;
-    int banker;
+    int banker;               /* Tien Gow's game state */
     int64_t multiplier;
 } check_table;
 
@@ -33,7 +34,8 @@ typedef struct check_hand {
     int64_t id, table_id, number;
     uint64_t seed;
     json_t *deal;
-    int banker;
+    json_t *game_state;       /* the game's table state the hand started from */
+    int banker;               /* Tien Gow's, read from game_state */
     int64_t multiplier;
     json_t *result;           /* NULL while unfinished */
     json_t *actions;          /* [{"seq":…,"seat":…,"action":…}, …] in seq order */
@@ -87,7 +89,7 @@ static sqlite3_stmt *prepare(checker *c, const char *sql)
 
 static bool load_tables(checker *c)
 {
-    sqlite3_stmt *stmt = prepare(c, "SELECT id, code, game, options, banker, multiplier FROM game_tables ORDER BY id");
+    sqlite3_stmt *stmt = prepare(c, "SELECT id, code, game, options, game_state FROM game_tables ORDER BY id");
     if (stmt == NULL)
         return false;
     size_t cap = 0;
@@ -102,8 +104,10 @@ static bool load_tables(checker *c)
         snprintf(t->code, sizeof t->code, "%s", (const char *)sqlite3_column_text(stmt, 1));
         snprintf(t->game, sizeof t->game, "%s", (const char *)sqlite3_column_text(stmt, 2));
         t->options = column_json(stmt, 3);
-        t->banker = sqlite3_column_int(stmt, 4);
-        t->multiplier = sqlite3_column_int64(stmt, 5);
+        json_t *state = column_json(stmt, 4);
+        t->banker = (int)json_integer_value(json_object_get(state, "banker"));
+        t->multiplier = json_integer_value(json_object_get(state, "multiplier"));
+        json_decref(state);
     }
     sqlite3_finalize(stmt);
     return true;
@@ -135,7 +139,7 @@ static check_hand *hand_by_number(const checker *c, int64_t table_id, int64_t nu
 
 static bool load_hands(checker *c)
 {
-    sqlite3_stmt *stmt = prepare(c, "SELECT id, table_id, number, seed, deal, banker, multiplier, result FROM hands "
+    sqlite3_stmt *stmt = prepare(c, "SELECT id, table_id, number, seed, deal, game_state, result FROM hands "
                                     "ORDER BY table_id, number");
     if (stmt == NULL)
         return false;
@@ -152,9 +156,10 @@ static bool load_hands(checker *c)
         h->number = sqlite3_column_int64(stmt, 2);
         h->seed = (uint64_t)sqlite3_column_int64(stmt, 3); /* the same 64 bits (migrations/0001_init.sql) */
         h->deal = column_json(stmt, 4);
-        h->banker = sqlite3_column_int(stmt, 5);
-        h->multiplier = sqlite3_column_int64(stmt, 6);
-        h->result = column_json(stmt, 7);
+        h->game_state = column_json(stmt, 5);
+        h->banker = (int)json_integer_value(json_object_get(h->game_state, "banker"));
+        h->multiplier = json_integer_value(json_object_get(h->game_state, "multiplier"));
+        h->result = column_json(stmt, 6);
         h->actions = json_array();
         h->table = table_by_id(c, h->table_id);
         if (h->table == NULL)
@@ -408,9 +413,12 @@ static void check_deal(checker *c, const game_ops *game, const game_hand *hand, 
     }
 }
 
-/* Applies the stored actions; false (with a problem) at the first refused one. */
+/* Applies the stored actions through the shared replay helper; false (with a problem) at the
+ * first refused one. */
 static bool replay_actions(checker *c, const game_ops *game, game_hand *hand, const check_hand *h)
 {
+    size_t n = json_array_size(h->actions);
+    game_logged_action *log = calloc(n + 1, sizeof *log);
     size_t i;
     json_t *item;
     json_array_foreach(h->actions, i, item)
@@ -419,20 +427,22 @@ static bool replay_actions(checker *c, const game_ops *game, game_hand *hand, co
         if (seq != (int64_t)i + 1) {
             problem(c, "table %s hand %lld: action number %zu is stored as seq %lld", h->table->code,
                     (long long)h->number, i + 1, (long long)seq);
+            free(log);
             return false;
         }
-        char msg[GAME_MESSAGE_SIZE] = "";
-        int seat = (int)json_integer_value(json_object_get(item, "seat"));
-        const char *refused = game->act(hand, seat, json_object_get(item, "action"), msg, sizeof msg);
-        if (refused != NULL) {
-            char *text = json_dumps(item, JSON_COMPACT);
-            problem(c, "table %s hand %lld: stored action %s does not replay: %s (%s)", h->table->code,
-                    (long long)h->number, text ? text : "?", refused, msg);
-            free(text);
-            return false;
-        }
+        log[i] = (game_logged_action){.seat = (int)json_integer_value(json_object_get(item, "seat")),
+                                      .action = json_object_get(item, "action")};
     }
-    return true;
+    game_replay_error err;
+    bool ok = game_replay_actions(game, hand, log, n, NULL, NULL, &err);
+    free(log);
+    if (!ok) {
+        char *text = json_dumps(json_array_get(h->actions, err.index), JSON_COMPACT);
+        problem(c, "table %s hand %lld: stored action %s does not replay: %s (%s)", h->table->code,
+                (long long)h->number, text ? text : "?", err.code, err.message);
+        free(text);
+    }
+    return ok;
 }
 
 static void replay_hand(checker *c, const check_hand *h)
@@ -442,7 +452,7 @@ static void replay_hand(checker *c, const check_hand *h)
         problem(c, "hand id %lld: its table's game or options cannot be read", (long long)h->id);
         return;
     }
-    game_hand *hand = game->hand_new(h->table->options, h->seed, h->banker, (uint32_t)h->multiplier);
+    game_hand *hand = game->hand_new(h->table->options, h->seed, h->game_state);
     if (hand == NULL) {
         problem(c, "table %s hand %lld: hand_new failed", h->table->code, (long long)h->number);
         return;
@@ -607,6 +617,7 @@ static void free_checker(checker *c)
         json_decref(c->tables[i].options);
     for (size_t i = 0; i < c->n_hands; i++) {
         json_decref(c->hands[i].deal);
+        json_decref(c->hands[i].game_state);
         json_decref(c->hands[i].result);
         json_decref(c->hands[i].actions);
     }

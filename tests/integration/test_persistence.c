@@ -345,12 +345,13 @@ static void settle_five_hands(const char *const extra[])
         ck_assert_msg(json_object_get(results, key) != NULL, "hand %d was not shown", hand);
         check_hand_in_ledger(code, hand, json_object_get(results, key));
     }
-    /* the table kept the banker and multiplier its last finished hand named (hand 5, or a 6th that
+    /* the table kept (as its game state) the banker and multiplier its last finished hand named (hand 5, or a 6th that
      * ended at once as a natural hand before the server stopped) */
     sqlite3 *db = open_db();
     sqlite3_stmt *stmt = NULL;
     ck_assert_int_eq(sqlite3_prepare_v2(db,
-                                        "SELECT t.banker, t.multiplier, h.number, h.result FROM game_tables t JOIN hands h"
+                                        "SELECT json_extract(t.game_state, '$.banker'), json_extract(t.game_state, '$.multiplier'),"
+                                        " h.number, h.result FROM game_tables t JOIN hands h"
                                         " ON h.table_id = t.id WHERE t.code = ?1 AND h.result IS NOT NULL"
                                         " ORDER BY h.number DESC LIMIT 1",
                                         -1, &stmt, NULL),
