@@ -1,0 +1,493 @@
+/*
+ * room — one table in-process, on a real libuv loop, with the in-memory store (store_memory.h)
+ * whose answers the tests delay, hold, release and fail at will. The room's promises:
+ *   - a move is stored before anyone is shown it, and a move whose write failed is never shown;
+ *   - a seat's second quick move is checked against the hand with its first one made (queued,
+ *     not `busy`), and a refused one changes nothing;
+ *   - a seat freed while its move is being written is played by the bot; nobody who left is
+ *     answered;
+ *   - the running scores are the sums of the ledger rows stored;
+ *   - a paused table refuses moves, shows nothing unsaved, and resumes;
+ *   - the events that change what a seat sees (seat_left among them) carry each member's view;
+ *   - simultaneous decisions (the toy game of toy_game.h): one clock per deciding seat, a
+ *     private decision reaches nobody else and leaves the deciding list as it was.
+ * Each test fails within seconds when the room breaks its promise (see the mutations listed in
+ * the commit that added them).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uv.h>
+
+#include "game.h"
+#include "room_internal.h"
+#include "store.h"
+#include "store_memory.h"
+#include "toy_game.h"
+
+#define MAX_PLAYERS 4
+#define MAX_FRAMES 4096
+
+/* ---- Fixture: a loop, a memory store, a room, players whose frames are kept ---- */
+
+typedef struct sent {
+    player *p;
+    json_t *frame;
+    int64_t actions_stored; /* the store's count of actions (and hand ends) when it was sent */
+} sent;
+
+static uv_loop_t loop;
+static store *st;
+static room *r;
+static player players[MAX_PLAYERS];
+static sent log_[MAX_FRAMES];
+static int n_log;
+static bool room_closed;
+static int fake_client; /* players point at it while "connected" */
+
+static void on_send(void *ctx, player *p, const char *text, size_t len)
+{
+    (void)ctx;
+    ck_assert_int_lt(n_log, MAX_FRAMES);
+    json_error_t error;
+    json_t *frame = json_loadb(text, len, 0, &error);
+    ck_assert_msg(frame != NULL, "the room sent text that is not JSON: %.200s", text);
+    log_[n_log++] = (sent){.p = p, .frame = frame, .actions_stored = store_memory_actions_stored(st)};
+}
+
+static void on_closed(void *ctx, room *closed)
+{
+    (void)ctx;
+    (void)closed;
+    room_closed = true;
+}
+
+static void on_member_left(void *ctx, room *rm, player *p)
+{
+    (void)ctx;
+    (void)rm;
+    (void)p;
+}
+
+static room_env env_with(store *s)
+{
+    return (room_env){.ctx = NULL,
+                      .loop = &loop,
+                      .send = on_send,
+                      .closed = on_closed,
+                      .member_left = on_member_left,
+                      .bot_delay_ms = 1,
+                      .next_hand_ms = 50,
+                      .empty_close_ms = 60000,
+                      .retry_ms = 20,
+                      .store = s};
+}
+
+static void setup(void)
+{
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    st = store_memory_open(&loop);
+    ck_assert_ptr_nonnull(st);
+    n_log = 0;
+    room_closed = false;
+    for (int i = 0; i < MAX_PLAYERS; i++) {
+        players[i] = (player){.id = 100 + i};
+        snprintf(players[i].name, sizeof players[i].name, "P%d", i);
+        players[i].client = (struct client *)&fake_client;
+    }
+}
+
+static void teardown(void)
+{
+    if (r != NULL) {
+        room_destroy(r);
+        r = NULL;
+    }
+    store_close(st);
+    st = NULL;
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    for (int i = 0; i < n_log; i++)
+        json_decref(log_[i].frame);
+}
+
+/* Runs the loop until cond() holds, for at most max_ms of the loop's time. */
+static bool run_until(bool (*cond)(void), int max_ms)
+{
+    uv_update_time(&loop);
+    uint64_t end = uv_now(&loop) + (uint64_t)max_ms;
+    while (!cond()) {
+        if (uv_now(&loop) > end)
+            return false;
+        uv_run(&loop, UV_RUN_NOWAIT);
+        uv_sleep(0);
+        uv_update_time(&loop);
+    }
+    return true;
+}
+
+static void run_for(int ms)
+{
+    uv_update_time(&loop);
+    uint64_t end = uv_now(&loop) + (uint64_t)ms;
+    while (uv_now(&loop) < end) {
+        uv_run(&loop, UV_RUN_NOWAIT);
+        uv_sleep(1);
+        uv_update_time(&loop);
+    }
+}
+
+static const char *kind_of(const json_t *frame)
+{
+    return json_string_value(json_object_get(json_object_get(frame, "event"), "kind"));
+}
+
+static const char *type_of(const json_t *frame) { return json_string_value(json_object_get(frame, "type")); }
+
+/* Frames of a type (and, for events, a kind) sent to p from index `from` on. */
+static int count_frames(const player *p, const char *type, const char *kind, int from)
+{
+    int n = 0;
+    for (int i = from; i < n_log; i++)
+        if ((p == NULL || log_[i].p == p) && strcmp(type_of(log_[i].frame), type) == 0 &&
+            (kind == NULL || (kind_of(log_[i].frame) != NULL && strcmp(kind_of(log_[i].frame), kind) == 0)))
+            n++;
+    return n;
+}
+
+static const json_t *last_frame(const player *p, const char *type, const char *kind)
+{
+    for (int i = n_log - 1; i >= 0; i--)
+        if (log_[i].p == p && strcmp(type_of(log_[i].frame), type) == 0 &&
+            (kind == NULL || (kind_of(log_[i].frame) != NULL && strcmp(kind_of(log_[i].frame), kind) == 0)))
+            return log_[i].frame;
+    return NULL;
+}
+
+/* A table of game g with players[0..humans) seated at seats 0.. and bots in the other seats. */
+static void open_table(const game_ops *g, int humans, int turn_seconds)
+{
+    char msg[GAME_MESSAGE_SIZE];
+    json_t *options = g->options_parse(NULL, msg, sizeof msg);
+    ck_assert_ptr_nonnull(options);
+    room_env env = env_with(st);
+    r = room_create(&env, g, options, false, turn_seconds, "ROOM42", 7);
+    json_decref(options);
+    ck_assert_ptr_nonnull(r);
+    for (int s = 0; s < humans; s++)
+        ck_assert_ptr_null(room_join(r, &players[s], s, NULL, msg, sizeof msg));
+    if (humans == 0) /* an all-bot table: its host watches */
+        ck_assert_ptr_null(room_join(r, &players[0], -1, NULL, msg, sizeof msg));
+    for (int s = humans; s < GAME_SEATS; s++)
+        ck_assert_ptr_null(room_add_bot(r, &players[0], s, msg, sizeof msg));
+}
+
+static bool table_saved(void) { return room_table_id(r) != 0; }
+static bool hand_is_on(void) { return r->state == ROOM_PLAYING && r->hand != NULL && r->writing == WRITE_NONE; }
+
+static void start(void)
+{
+    char msg[GAME_MESSAGE_SIZE];
+    ck_assert(run_until(table_saved, 2000));
+    ck_assert_ptr_null(room_start(r, &players[0], msg, sizeof msg));
+    ck_assert(run_until(hand_is_on, 2000));
+}
+
+static int seat_deciding_settled(void)
+{
+    game_decision owed[GAME_SEATS];
+    if (!hand_settled(r))
+        return -1;
+    int n = r->game->decisions(r->hand, owed);
+    return n > 0 ? owed[0].seat : -1;
+}
+
+static int waiting_seat;
+static bool seat_decides_now(void) { return seat_deciding_settled() == waiting_seat; }
+
+/* Waits until seat (a person's) owes the decision in a settled hand; false if the hand ended. */
+static bool wait_for_seat(int seat)
+{
+    waiting_seat = seat;
+    return run_until(seat_decides_now, 5000);
+}
+
+/* The bot's choice for seat in the latest hand, as a person's move to send. */
+static json_t *a_legal_move(int seat) { return r->game->bot_action(latest_hand(r), seat); }
+
+/* ---- Tien Gow: stored before shown ---- */
+
+START_TEST(test_every_action_event_is_sent_after_its_action_is_stored)
+{
+    open_table(&game_tiengow, 1, 30);
+    start();
+    /* the human's turns are played by hand, the bots' by themselves: one whole hand */
+    for (int moves = 0; moves < 64 && hand_is_on(); moves++) {
+        if (!wait_for_seat(0))
+            break;
+        json_t *move = a_legal_move(0);
+        char msg[GAME_MESSAGE_SIZE];
+        ck_assert_ptr_null(room_act(r, &players[0], move, NULL, msg, sizeof msg));
+        json_decref(move);
+    }
+    int actions = 0;
+    for (int i = 0; i < n_log; i++) {
+        if (log_[i].p != &players[0] || kind_of(log_[i].frame) == NULL || strcmp(kind_of(log_[i].frame), "action") != 0)
+            continue;
+        actions++;
+        ck_assert_msg(log_[i].actions_stored >= actions, "action event %d was sent with %lld actions stored", actions,
+                      (long long)log_[i].actions_stored);
+    }
+    ck_assert_int_gt(actions, 4);
+}
+END_TEST
+
+START_TEST(test_a_move_whose_write_fails_is_never_shown)
+{
+    open_table(&game_tiengow, 1, 30);
+    start();
+    ck_assert(wait_for_seat(0));
+    int from = n_log;
+    int64_t stored = store_memory_actions_stored(st);
+    store_memory_fail_next(st, STORE_MEMORY_ANY_HAND_WRITE, STORE_FULL, 1);
+    json_t *move = a_legal_move(0);
+    char msg[GAME_MESSAGE_SIZE];
+    ck_assert_ptr_null(room_act(r, &players[0], move, json_integer(5), msg, sizeof msg));
+    json_decref(move);
+    run_for(10); /* the answer comes; the retry (20 ms) has not */
+    ck_assert_int_eq(count_frames(NULL, "event", "action", from), 0);
+    ck_assert_int_eq(count_frames(&players[0], "event", "paused", from), 1);
+    const json_t *error = last_frame(&players[0], "error", NULL);
+    ck_assert_ptr_nonnull(error);
+    ck_assert_str_eq(json_string_value(json_object_get(error, "code")), "paused");
+    ck_assert_int_eq(store_memory_actions_stored(st), stored);
+    ck_assert(room_is_paused(r));
+    /* paused: a move is refused and changes nothing */
+    move = a_legal_move(0);
+    ck_assert_ptr_nonnull(room_act(r, &players[0], move, NULL, msg, sizeof msg));
+    json_decref(move);
+    ck_assert_int_eq(store_memory_actions_stored(st), stored);
+    /* it resumes, and the same seat decides again */
+    ck_assert(wait_for_seat(0));
+    ck_assert_int_eq(count_frames(&players[0], "event", "resumed", from), 1);
+    move = a_legal_move(0);
+    ck_assert_ptr_null(room_act(r, &players[0], move, NULL, msg, sizeof msg));
+    json_decref(move);
+    ck_assert(run_until(hand_is_on, 1000));
+    run_for(5);
+    ck_assert_int_ge(count_frames(&players[0], "event", "action", from), 1);
+}
+END_TEST
+
+START_TEST(test_two_quick_moves_of_one_seat_store_and_show_only_the_first)
+{
+    open_table(&game_tiengow, 1, 30);
+    start();
+    ck_assert(wait_for_seat(0));
+    store_memory_hold(st, true);
+    int from = n_log;
+    int64_t stored = store_memory_actions_stored(st);
+    char msg[GAME_MESSAGE_SIZE];
+    json_t *move = a_legal_move(0);
+    ck_assert_ptr_null(room_act(r, &players[0], move, json_integer(1), msg, sizeof msg));
+    json_decref(move);
+    /* the second is checked against the hand with the first made: no longer its turn */
+    json_t *again = json_pack("{s:[s]}", "play", "6-6");
+    const char *code = room_act(r, &players[0], again, json_integer(2), msg, sizeof msg);
+    json_decref(again);
+    ck_assert_ptr_nonnull(code);
+    ck_assert_str_ne(code, "busy");
+    run_for(5);
+    ck_assert_int_eq(count_frames(NULL, "event", "action", from), 0); /* held: nothing shown yet */
+    store_memory_hold(st, false);
+    store_memory_release(st, -1);
+    run_for(5);
+    ck_assert_int_gt(store_memory_actions_stored(st), stored);
+    ck_assert_int_ge(count_frames(&players[0], "event", "action", from), 1);
+    /* the first action event is seat 0's, and it was answered ok with id 1 after it */
+    bool seen_event = false, ok_after = false;
+    for (int i = from; i < n_log; i++) {
+        if (log_[i].p != &players[0])
+            continue;
+        if (!seen_event && kind_of(log_[i].frame) && strcmp(kind_of(log_[i].frame), "action") == 0) {
+            ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(log_[i].frame, "event"), "seat")), 0);
+            seen_event = true;
+        }
+        if (strcmp(type_of(log_[i].frame), "ok") == 0) {
+            ck_assert(seen_event);
+            ck_assert_int_eq(json_integer_value(json_object_get(log_[i].frame, "id")), 1);
+            ok_after = true;
+        }
+    }
+    ck_assert(ok_after);
+}
+END_TEST
+
+START_TEST(test_a_seat_freed_mid_write_is_played_by_the_bot_and_its_leaver_is_not_answered)
+{
+    open_table(&game_tiengow, 2, 30);
+    start();
+    int seat = -1;
+    for (int tries = 0; tries < 200 && seat < 0; tries++) {
+        int s = seat_deciding_settled();
+        if (s == 0 || s == 1)
+            seat = s;
+        else
+            run_for(2);
+    }
+    ck_assert_int_ge(seat, 0);
+    player *mover = &players[seat];
+    store_memory_hold(st, true);
+    json_t *move = a_legal_move(seat);
+    char msg[GAME_MESSAGE_SIZE];
+    ck_assert_ptr_null(room_act(r, mover, move, json_integer(9), msg, sizeof msg));
+    json_decref(move);
+    ck_assert_ptr_null(room_leave(r, mover, msg, sizeof msg));
+    int from = n_log;
+    store_memory_hold(st, false);
+    store_memory_release(st, -1);
+    run_for(20);
+    for (int i = from; i < n_log; i++)
+        ck_assert_msg(log_[i].p != mover, "the player who left was sent a %s", type_of(log_[i].frame));
+    ck_assert(r->seats[seat].leaving && r->seats[seat].bot);
+    /* the bot plays the seat: the hand goes on past it */
+    int other = 1 - seat;
+    ck_assert_int_ge(count_frames(&players[other], "event", "action", from), 1);
+}
+END_TEST
+
+static bool hand_over_seen(void) { return count_frames(&players[0], "event", "hand_over", 0) >= 2; }
+
+START_TEST(test_running_scores_are_the_sums_of_the_stored_ledger)
+{
+    open_table(&game_tiengow, 0, 1);
+    start();
+    ck_assert(run_until(hand_over_seen, 20000));
+    const json_t *over = last_frame(&players[0], "event", "hand_over");
+    const json_t *scores = json_object_get(json_object_get(over, "event"), "scores");
+    for (int s = 0; s < GAME_SEATS; s++)
+        ck_assert_int_eq(json_integer_value(json_array_get(scores, (size_t)s)),
+                         store_memory_ledger_sum(st, room_table_id(r), s));
+    int64_t total = 0;
+    for (int s = 0; s < GAME_SEATS; s++)
+        total += r->scores[s];
+    ck_assert_int_eq(total, 0);
+}
+END_TEST
+
+START_TEST(test_seat_left_carries_each_members_view)
+{
+    open_table(&game_tiengow, 2, 30);
+    ck_assert(run_until(table_saved, 2000));
+    int from = n_log;
+    char msg[GAME_MESSAGE_SIZE];
+    ck_assert_ptr_null(room_leave_seat(r, &players[1], msg, sizeof msg));
+    const json_t *left = last_frame(&players[0], "event", "seat_left");
+    ck_assert_ptr_nonnull(left);
+    ck_assert_int_ge(count_frames(&players[0], "event", "seat_left", from), 1);
+    ck_assert_msg(json_object_get(left, "view") != NULL, "seat_left came without the member's view");
+}
+END_TEST
+
+/* ---- The toy game: several seats deciding at once ---- */
+
+static bool toy_in_window(void)
+{
+    game_decision owed[GAME_SEATS];
+    return hand_settled(r) && r->game->decisions(r->hand, owed) >= 2;
+}
+
+START_TEST(test_simultaneous_deciders_each_get_a_clock_and_a_private_decision_reaches_nobody_else)
+{
+    open_table(&toy_game, 4, 30);
+    start();
+    ck_assert(run_until(toy_in_window, 2000));
+    game_decision owed[GAME_SEATS];
+    int n = r->game->decisions(r->hand, owed);
+    ck_assert_int_ge(n, 2);
+    json_t *deciding_before = room_deciding_json(r);
+    ck_assert_int_eq(json_array_size(deciding_before), (size_t)n);
+    for (size_t i = 0; i < json_array_size(deciding_before); i++)
+        ck_assert(json_is_integer(json_object_get(json_array_get(deciding_before, i), "ms_left")));
+    int seat = owed[0].seat;
+    int from = n_log;
+    char msg[GAME_MESSAGE_SIZE];
+    json_t *move = a_legal_move(seat);
+    ck_assert_ptr_nonnull(move);
+    ck_assert_ptr_null(room_act(r, &players[seat], move, json_integer(3), msg, sizeof msg));
+    json_decref(move);
+    run_for(5);
+    bool private = r->game->last_event(r->hand) == NULL;
+    if (private) {
+        for (int i = from; i < n_log; i++)
+            ck_assert_msg(log_[i].p == &players[seat], "a private decision of seat %d reached seat %d", seat,
+                          (int)(log_[i].p - players));
+        ck_assert_ptr_nonnull(last_frame(&players[seat], "view", NULL));
+        json_t *deciding_after = room_deciding_json(r);
+        ck_assert_int_eq(json_array_size(deciding_after), json_array_size(deciding_before));
+        json_decref(deciding_after);
+    }
+    json_decref(deciding_before);
+}
+END_TEST
+
+static bool toy_hands_done(void) { return room_hands_played(r) >= 3 && r->state == ROOM_BETWEEN_HANDS; }
+
+START_TEST(test_a_toy_table_plays_hands_through_store_history_and_recovery)
+{
+    open_table(&toy_game, 0, 1);
+    start();
+    ck_assert(run_until(toy_hands_done, 20000));
+    char msg[GAME_MESSAGE_SIZE];
+    /* recovery: the store's open table reopens with the same game state and scores */
+    store_recovery *rec = NULL;
+    store_error error;
+    ck_assert(store_recover(st, &rec, &error));
+    ck_assert_uint_eq(rec->n_tables, 1);
+    const store_open_table *t = &rec->tables[0];
+    ck_assert_str_eq(t->table.game, "toy");
+    ck_assert(json_equal(t->table.game_state, r->game_state));
+    for (int s = 0; s < GAME_SEATS; s++)
+        ck_assert_int_eq(t->scores[s], r->scores[s]);
+    player *seated[GAME_SEATS] = {0};
+    room_env env = env_with(st);
+    room *again = room_restore(&env, &toy_game, t, seated, 9, msg, sizeof msg);
+    ck_assert_msg(again != NULL, "%s", msg);
+    ck_assert(json_equal(again->game_state, r->game_state));
+    room_destroy(again);
+    store_recovery_free(rec);
+}
+END_TEST
+
+Suite *room_suite(void)
+{
+    Suite *s = suite_create("room");
+    TCase *tg = tcase_create("tiengow");
+    tcase_add_checked_fixture(tg, setup, teardown);
+    tcase_set_timeout(tg, 60);
+    tcase_add_test(tg, test_every_action_event_is_sent_after_its_action_is_stored);
+    tcase_add_test(tg, test_a_move_whose_write_fails_is_never_shown);
+    tcase_add_test(tg, test_two_quick_moves_of_one_seat_store_and_show_only_the_first);
+    tcase_add_test(tg, test_a_seat_freed_mid_write_is_played_by_the_bot_and_its_leaver_is_not_answered);
+    tcase_add_test(tg, test_running_scores_are_the_sums_of_the_stored_ledger);
+    tcase_add_test(tg, test_seat_left_carries_each_members_view);
+    suite_add_tcase(s, tg);
+    TCase *toy = tcase_create("toy");
+    tcase_add_checked_fixture(toy, setup, teardown);
+    tcase_set_timeout(toy, 60);
+    tcase_add_test(toy, test_simultaneous_deciders_each_get_a_clock_and_a_private_decision_reaches_nobody_else);
+    tcase_add_test(toy, test_a_toy_table_plays_hands_through_store_history_and_recovery);
+    suite_add_tcase(s, toy);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *runner = srunner_create(room_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
