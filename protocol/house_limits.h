@@ -69,6 +69,9 @@
 /* Tables one player may have joined (seated or watching) at once. */
 #define LIMIT_TABLES_PER_PLAYER 8
 
+/* People at one table, seated or watching. */
+#define LIMIT_TABLE_MEMBERS 64
+
 _Static_assert(LIMIT_ACCOUNT_MAX_CHARS * 4 <= LIMIT_NAME_BYTES, "an account name fits where names are kept");
 _Static_assert(LIMIT_TURN_SECONDS_MIN >= 1 && LIMIT_TURN_SECONDS_MIN <= LIMIT_TURN_SECONDS_MAX,
                "a turn timer range");

@@ -499,6 +499,7 @@ static const struct {
     {"message_burst", LIMIT_RATE_BURST},
     {"history_page", LIMIT_HISTORY_PAGE},
     {"tables_per_player", LIMIT_TABLES_PER_PLAYER},
+    {"table_members", LIMIT_TABLE_MEMBERS},
 };
 
 json_t *proto_limits_json(void)
