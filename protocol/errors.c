@@ -1,6 +1,6 @@
 /*
- * errors — the wire names of the house's error codes, one row each, indexed by the code so a
- * missing row is a compile-time gap the unit test finds (a NULL name).
+ * errors — the wire names of the house's error codes, one row each, indexed by the code: a
+ * missing row leaves a NULL, which the unit test finds (its name would not parse back).
  */
 #include "errors.h"
 
