@@ -134,11 +134,21 @@ static const struct {
     {0x20000, 0x3134f, SCRIPT_OTHER},   /* CJK Extensions B to G */
 };
 
-static const char *const STATUS_NAMES[] = {"ok", "bad_json", "bad_request", "unknown_type", "unsupported_version"};
+proto_error_code proto_status_error(proto_status status)
+{
+    switch (status) {
+    case PROTO_OK: break;
+    case PROTO_BAD_JSON: return PROTO_ERR_BAD_JSON;
+    case PROTO_BAD_REQUEST: return PROTO_ERR_BAD_REQUEST;
+    case PROTO_UNKNOWN_TYPE: return PROTO_ERR_UNKNOWN_TYPE;
+    case PROTO_UNSUPPORTED_VERSION: return PROTO_ERR_UNSUPPORTED_VERSION;
+    }
+    return PROTO_ERR_INTERNAL;
+}
 
 const char *proto_status_name(proto_status status)
 {
-    return (unsigned)status < sizeof STATUS_NAMES / sizeof STATUS_NAMES[0] ? STATUS_NAMES[status] : "bad_request";
+    return status == PROTO_OK ? "ok" : proto_error_name(proto_status_error(status));
 }
 
 const char *proto_type_name(proto_type type) { return (unsigned)type < PROTO_TYPES ? SCHEMAS[type].name : "?"; }
@@ -184,6 +194,8 @@ static bool plain_text(const char *s, size_t *chars)
     return true;
 }
 
+/* A player name: trimmed of spaces, 1-24 characters without control characters. 24 characters
+ * are at most PROTO_NAME_BYTES bytes, which the store keeps, so a name accepted here is stored. */
 static proto_status read_name(const json_t *value, proto_msg *out, char *msg, size_t size)
 {
     const char *s = json_string_value(value);
@@ -192,8 +204,8 @@ static proto_status read_name(const json_t *value, proto_msg *out, char *msg, si
     size_t len = strlen(s);
     while (len > 0 && s[len - 1] == ' ')
         len--;
-    if (len >= sizeof out->name)
-        return fail(PROTO_BAD_REQUEST, msg, size, "name is longer than %d characters.", PROTO_NAME_MAX);
+    if (len > PROTO_NAME_BYTES) /* more than 24 characters, whatever they are */
+        return fail(PROTO_BAD_REQUEST, msg, size, "name must be 1 to %d characters.", PROTO_NAME_MAX);
     memcpy(out->name, s, len);
     out->name[len] = '\0';
     size_t chars;
@@ -234,9 +246,9 @@ static script account_character(uint32_t c, bool *alnum)
     return 0;
 }
 
-/* An account name (register, login): trimmed of spaces, 3-24 characters and at most 64 bytes,
- * each a letter, a digit, '_', '-' or '.', at least one letter or digit, and letters of at most
- * one of Latin, Greek and Cyrillic. */
+/* An account name (register, login): trimmed of spaces, 3-24 characters (so at most
+ * PROTO_NAME_BYTES bytes, which the store keeps), each a letter, a digit, '_', '-' or '.', at
+ * least one letter or digit, and letters of at most one of Latin, Greek and Cyrillic. */
 static proto_status read_account(const json_t *value, proto_msg *out, char *msg, size_t size)
 {
     const char *s = json_string_value(value);
@@ -245,9 +257,9 @@ static proto_status read_account(const json_t *value, proto_msg *out, char *msg,
     size_t len = strlen(s);
     while (len > 0 && s[len - 1] == ' ')
         len--;
-    if (len > PROTO_ACCOUNT_BYTES)
-        return fail(PROTO_BAD_REQUEST, msg, size, "name must be %d to %d characters and at most %d bytes.",
-                    PROTO_ACCOUNT_MIN, PROTO_ACCOUNT_MAX, PROTO_ACCOUNT_BYTES);
+    if (len > PROTO_NAME_BYTES) /* more than 24 characters, whatever they are */
+        return fail(PROTO_BAD_REQUEST, msg, size, "name must be %d to %d characters.", PROTO_ACCOUNT_MIN,
+                    PROTO_ACCOUNT_MAX);
     memcpy(out->name, s, len);
     out->name[len] = '\0';
     size_t chars = 0;
@@ -268,8 +280,8 @@ static proto_status read_account(const json_t *value, proto_msg *out, char *msg,
             look_alike = sc;
     }
     if (chars < PROTO_ACCOUNT_MIN || chars > PROTO_ACCOUNT_MAX)
-        return fail(PROTO_BAD_REQUEST, msg, size, "name must be %d to %d characters and at most %d bytes.",
-                    PROTO_ACCOUNT_MIN, PROTO_ACCOUNT_MAX, PROTO_ACCOUNT_BYTES);
+        return fail(PROTO_BAD_REQUEST, msg, size, "name must be %d to %d characters.", PROTO_ACCOUNT_MIN,
+                    PROTO_ACCOUNT_MAX);
     if (!any_alnum)
         return fail(PROTO_BAD_REQUEST, msg, size, "name needs a letter or a digit.");
     return PROTO_OK;
@@ -322,8 +334,8 @@ static proto_status read_field(field f, const char *key, const json_t *value, pr
             return fail(PROTO_BAD_REQUEST, msg, size, "code must be a %d-character table code.", PROTO_CODE_LEN);
         return PROTO_OK;
     case F_SEAT:
-        if (!json_is_integer(value) || json_integer_value(value) < 0 || json_integer_value(value) > 3)
-            return fail(PROTO_BAD_REQUEST, msg, size, "seat must be an integer from 0 to 3.");
+        if (!json_is_integer(value) || json_integer_value(value) < 0 || json_integer_value(value) >= LIMIT_SEATS)
+            return fail(PROTO_BAD_REQUEST, msg, size, "seat must be an integer from 0 to %d.", LIMIT_SEATS - 1);
         out->seat = (int)json_integer_value(value);
         return PROTO_OK;
     case F_GAME:
@@ -462,4 +474,41 @@ json_t *proto_error(const json_t *id, const char *code, const char *message)
     if (e != NULL && id != NULL)
         json_object_set(e, "id", (json_t *)id);
     return e;
+}
+
+/* What a client is told in welcome: the limits it can check before sending. PROTOCOL.md's table
+ * of limits lists these keys and values (a unit test compares). */
+static const struct {
+    const char *key;
+    json_int_t value;
+} CLIENT_LIMITS[] = {
+    {"seats", LIMIT_SEATS},
+    {"name_chars", LIMIT_NAME_CHARS},
+    {"account_min_chars", LIMIT_ACCOUNT_MIN_CHARS},
+    {"account_max_chars", LIMIT_ACCOUNT_MAX_CHARS},
+    {"password_min_bytes", LIMIT_PASSWORD_MIN_BYTES},
+    {"password_max_bytes", LIMIT_PASSWORD_MAX_BYTES},
+    {"chat_chars", LIMIT_CHAT_CHARS},
+    {"turn_seconds_min", LIMIT_TURN_SECONDS_MIN},
+    {"turn_seconds_max", LIMIT_TURN_SECONDS_MAX},
+    {"stake_min", LIMIT_STAKE_MIN},
+    {"stake_max", LIMIT_STAKE_MAX},
+    {"code_chars", LIMIT_CODE_CHARS},
+    {"message_bytes", LIMIT_MESSAGE_BYTES},
+    {"messages_per_second", LIMIT_RATE_PER_SECOND},
+    {"message_burst", LIMIT_RATE_BURST},
+    {"history_page", LIMIT_HISTORY_PAGE},
+    {"tables_per_player", LIMIT_TABLES_PER_PLAYER},
+    {"table_members", LIMIT_TABLE_MEMBERS},
+};
+
+json_t *proto_limits_json(void)
+{
+    json_t *limits = json_object();
+    for (size_t i = 0; limits != NULL && i < sizeof CLIENT_LIMITS / sizeof CLIENT_LIMITS[0]; i++)
+        if (json_object_set_new(limits, CLIENT_LIMITS[i].key, json_integer(CLIENT_LIMITS[i].value)) != 0) {
+            json_decref(limits);
+            return NULL;
+        }
+    return limits;
 }

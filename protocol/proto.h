@@ -15,21 +15,25 @@
 
 #include <jansson.h>
 
+#include "errors.h"
+#include "house_limits.h"
+
 #define PROTO_VERSION 1
-#define PROTO_NAME_MAX 24        /* characters of a player name */
-#define PROTO_CHAT_MAX 300       /* characters of a chat line */
-#define PROTO_ID_MAX 64          /* bytes of a string id */
-#define PROTO_TOKEN_MIN 16       /* characters of a resume token, at least */
-#define PROTO_TOKEN_LEN 64       /* characters of a resume token, at most ([A-Za-z0-9_-]) */
-#define PROTO_ACCOUNT_MIN 3      /* characters of an account name */
-#define PROTO_ACCOUNT_MAX 24
-#define PROTO_ACCOUNT_BYTES 64   /* bytes of an account name in UTF-8 (the store's limit) */
-#define PROTO_PASSWORD_MIN 8     /* bytes of a password in UTF-8 (the store's limits) */
-#define PROTO_PASSWORD_MAX 1024
-#define PROTO_CODE_LEN 6         /* characters of a table code */
-#define PROTO_TURN_SECONDS_MIN 5
-#define PROTO_TURN_SECONDS_MAX 300
-#define PROTO_MESSAGE_SIZE 256
+/* The protocol's names for the limits of house_limits.h, which they follow. */
+#define PROTO_NAME_MAX LIMIT_NAME_CHARS          /* characters of a player name */
+#define PROTO_NAME_BYTES LIMIT_NAME_BYTES        /* bytes of a player or account name, at most */
+#define PROTO_CHAT_MAX LIMIT_CHAT_CHARS          /* characters of a chat line */
+#define PROTO_ID_MAX LIMIT_ID_BYTES              /* bytes of a string id */
+#define PROTO_TOKEN_MIN LIMIT_TOKEN_MIN_CHARS    /* characters of a resume token, at least */
+#define PROTO_TOKEN_LEN LIMIT_TOKEN_MAX_CHARS    /* characters of a resume token, at most ([A-Za-z0-9_-]) */
+#define PROTO_ACCOUNT_MIN LIMIT_ACCOUNT_MIN_CHARS /* characters of an account name */
+#define PROTO_ACCOUNT_MAX LIMIT_ACCOUNT_MAX_CHARS
+#define PROTO_PASSWORD_MIN LIMIT_PASSWORD_MIN_BYTES /* bytes of a password in UTF-8 */
+#define PROTO_PASSWORD_MAX LIMIT_PASSWORD_MAX_BYTES
+#define PROTO_CODE_LEN LIMIT_CODE_CHARS          /* characters of a table code */
+#define PROTO_TURN_SECONDS_MIN LIMIT_TURN_SECONDS_MIN
+#define PROTO_TURN_SECONDS_MAX LIMIT_TURN_SECONDS_MAX
+#define PROTO_MESSAGE_SIZE 256                   /* bytes of an error's sentence (a buffer, not a limit) */
 
 /* Table codes use letters and digits that cannot be mistaken for one another (no I, L, O, 0, 1). */
 #define PROTO_CODE_ALPHABET "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -70,11 +74,11 @@ typedef struct proto_msg {
     json_t *root;        /* the whole message, owned; release with proto_msg_free */
     json_t *id;          /* borrowed from root, or NULL */
     /* fields, set for the types that have them */
-    char name[PROTO_NAME_MAX * 4 + 1]; /* UTF-8, trimmed: a player name, or for register and
+    char name[PROTO_NAME_BYTES + 1];   /* UTF-8, trimmed: a player name, or for register and
                                           login an account name (PROTOCOL.md's rule) */
     char token[PROTO_TOKEN_LEN + 1];   /* "" if none; 16-64 of [A-Za-z0-9_-] */
     char code[PROTO_CODE_LEN + 1];     /* upper case */
-    int seat;                          /* 0..3 */
+    int seat;                          /* 0..LIMIT_SEATS - 1 */
     int turn_seconds;                  /* 0 when not given */
     bool is_public;
     const char *game;                  /* borrowed */
@@ -86,7 +90,10 @@ typedef struct proto_msg {
     int64_t before;                    /* history: a hand number >= 1, 0 when not given */
 } proto_msg;
 
-/* The stable error code of a status: "ok", "bad_json", "bad_request", "unknown_type", "unsupported_version". */
+/* The error code of a refusal (PROTO_ERR_BAD_JSON, …); PROTO_ERR_INTERNAL for PROTO_OK. */
+proto_error_code proto_status_error(proto_status status);
+
+/* The stable wire name of a status: "ok", or its error code's name ("bad_json", …). */
 const char *proto_status_name(proto_status status);
 
 /* The wire name of a message type ("hello", …). */
@@ -99,8 +106,13 @@ proto_status proto_decode(const char *text, size_t len, proto_msg *out, char *ms
 
 void proto_msg_free(proto_msg *msg);
 
-/* {"type":"error","id":…,"code":…,"message":…} (id left out when NULL). */
+/* {"type":"error","id":…,"code":…,"message":…} (id left out when NULL). code is a house code's
+ * name (proto_error_name) or a game's own code. */
 json_t *proto_error(const json_t *id, const char *code, const char *message);
+
+/* The limits a client should know (house_limits.h), as PROTOCOL.md's `welcome` shows them:
+ * {"seats":4,"name_chars":24,…}. A new reference. */
+json_t *proto_limits_json(void);
 
 /* True if text is a table code (any case); writes it upper-cased into out. */
 bool proto_parse_code(const char *text, char out[PROTO_CODE_LEN + 1]);

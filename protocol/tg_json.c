@@ -265,7 +265,7 @@ static tgj_error parse_option(const struct option_row *row, const json_t *value,
         return TGJ_OK;
     case OPT_STAKE: {
         json_int_t v = 0;
-        tgj_error e = parse_int_range(value, where, 1, TGJ_MAX_STAKE, &v, msg, msg_size);
+        tgj_error e = parse_int_range(value, where, TGJ_MIN_STAKE, TGJ_MAX_STAKE, &v, msg, msg_size);
         if (e == TGJ_OK)
             *stake = v;
         return e;

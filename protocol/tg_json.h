@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "house_limits.h"
 #include "tg_hand.h"
 
 /* In the order of precedence of §8: when several apply, the lowest non-zero value is reported. */
@@ -35,12 +36,15 @@ typedef enum {
 const char *tgj_error_name(tgj_error error);
 
 /*
- * Upper bounds of the stake and of the banker multiplier. With both at most 1,000,000 the largest
- * amount (5 units × m × 16 for 八支 with 四大包, or three losers' 擒 sum × 4, times the stake) stays
- * below 10^14, far inside int64_t, and the next multiplier (m + 1) fits the engine's uint32_t.
+ * Bounds of the stake (the house's, house_limits.h) and of the banker multiplier. With both at
+ * most 1,000,000 the largest amount (5 units × m × 16 for 八支 with 四大包, or three losers' 擒 sum
+ * × 4, times the stake) stays below 10^14, far inside int64_t, and the next multiplier (m + 1)
+ * fits the engine's uint32_t.
  */
-#define TGJ_MAX_STAKE 1000000
+#define TGJ_MIN_STAKE LIMIT_STAKE_MIN
+#define TGJ_MAX_STAKE LIMIT_STAKE_MAX
 #define TGJ_MAX_MULTIPLIER 1000000
+_Static_assert(TGJ_MIN_STAKE >= 1 && TGJ_MAX_STAKE <= 1000000, "amounts stay far inside int64_t");
 
 /* A buffer this large holds any message written here without truncation. */
 #define TGJ_MESSAGE_SIZE 512
@@ -78,7 +82,7 @@ tgj_error tgj_parse_stacks(const json_t *value, const char *where, uint8_t stack
 /*
  * The `options` object, NULL meaning left out (all defaults). Keys and values of §8: wen_zun,
  * rotation, qin_multiplier, qin_pays_all, quartet_bonus, the five natural-hand switches and stake
- * (1..TGJ_MAX_STAKE). out and stake are written only on success.
+ * (TGJ_MIN_STAKE..TGJ_MAX_STAKE). out and stake are written only on success.
  */
 tgj_error tgj_parse_options(const json_t *value, tg_options *out, int64_t *stake, char *msg, size_t msg_size);
 

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include "house_limits.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,7 +49,7 @@ static const flag_spec flags[] = {
      "normal: a commit survives the process dying; full: also a power cut (slower)"},
     {"log-level", 0, FLAG_LOG_LEVEL, offsetof(config, log_level), 0, 0, "LEVEL",
      "error, warn, info or debug"},
-    {"turn-seconds", 0, FLAG_INT, offsetof(config, turn_seconds), 1, 3600, "N",
+    {"turn-seconds", 0, FLAG_INT, offsetof(config, turn_seconds), LIMIT_TURN_SECONDS_MIN, LIMIT_TURN_SECONDS_MAX, "N",
      "seconds a seat has to act before a bot plays for it"},
     {"reconnect-seconds", 0, FLAG_INT, offsetof(config, reconnect_seconds), 0, 86400, "N",
      "seconds a disconnected player's seat is held"},

@@ -24,7 +24,7 @@ typedef struct config {
     bool durability_full;     /* --durability full (else normal) */
     int db_max_pages;         /* --db-max-pages: a quota on the database's size, 0 for none */
     log_level log_level;      /* --log-level: error, warn, info, debug */
-    int turn_seconds;         /* --turn-seconds: time a seat has to act */
+    int turn_seconds;         /* --turn-seconds: time a seat has to act (house_limits.h's range) */
     int reconnect_seconds;    /* --reconnect-seconds: how long a dropped seat is kept */
     int ping_seconds;         /* --ping-seconds: idle WebSocket gets a ping after this */
     int bot_delay_ms;         /* --bot-delay-ms: a bot's pause before acting */

@@ -25,7 +25,6 @@
 
 #define RATE_STRIKES_BEFORE_CLOSE 200
 #define SWEEP_MS 1000
-#define HISTORY_PAGE 20
 
 lobby_config lobby_config_default(void)
 {
@@ -36,8 +35,8 @@ lobby_config lobby_config_default(void)
                           .empty_close_ms = 60000,
                           .retry_ms = 5000,
                           .max_tables = 10000,
-                          .rate_per_second = 20,
-                          .rate_burst = 40};
+                          .rate_per_second = LIMIT_RATE_PER_SECOND,
+                          .rate_burst = LIMIT_RATE_BURST};
 }
 
 /* --- sending --- */
@@ -70,10 +69,15 @@ static void count_error(lobby *l, const char *code)
     }
 }
 
-void lobby_send_error(lobby *l, client *c, const json_t *id, const char *code, const char *message)
+void lobby_send_error_named(lobby *l, client *c, const json_t *id, const char *code, const char *message)
 {
     count_error(l, code);
     lobby_send_json(c, proto_error(id, code, message));
+}
+
+void lobby_send_error(lobby *l, client *c, const json_t *id, proto_error_code code, const char *message)
+{
+    lobby_send_error_named(l, c, id, proto_error_name(code), message);
 }
 
 void lobby_send_ok(client *c, const json_t *id)
@@ -111,7 +115,7 @@ lobby_pending *lobby_pending_begin(lobby *l, client *c, const json_t *id)
 {
     lobby_pending *w = pending_new(l, c, id);
     if (w == NULL)
-        lobby_send_error(l, c, id, "internal", "The server is out of memory.");
+        lobby_send_error(l, c, id, PROTO_ERR_INTERNAL, "The server is out of memory.");
     return w;
 }
 
@@ -233,17 +237,17 @@ static void create_table(request *q)
     proto_msg *m = q->m;
     const game_ops *game = game_find(m->game);
     if (game == NULL) {
-        lobby_send_error(l, q->c, m->id, "unknown_game", "The house hosts \"tiengow\".");
+        lobby_send_error(l, q->c, m->id, PROTO_ERR_UNKNOWN_GAME, "The house hosts \"tiengow\".");
         return;
     }
     if (l->n_rooms >= l->config.max_tables) {
-        lobby_send_error(l, q->c, m->id, "too_many_tables", "The house is full; try again later.");
+        lobby_send_error(l, q->c, m->id, PROTO_ERR_TOO_MANY_TABLES, "The house is full; try again later.");
         return;
     }
     char msg[GAME_MESSAGE_SIZE];
     json_t *options = game->options_parse(m->options, msg, sizeof msg);
     if (options == NULL) {
-        lobby_send_error(l, q->c, m->id, "bad_options", msg);
+        lobby_send_error(l, q->c, m->id, PROTO_ERR_BAD_OPTIONS, msg);
         return;
     }
     char code[PROTO_CODE_LEN + 1];
@@ -256,12 +260,12 @@ static void create_table(request *q)
     if (r == NULL || !add_room(l, r)) {
         if (r != NULL)
             room_destroy(r);
-        lobby_send_error(l, q->c, m->id, "internal", "The server is out of memory.");
+        lobby_send_error(l, q->c, m->id, PROTO_ERR_INTERNAL, "The server is out of memory.");
         return;
     }
     const char *error = room_join(r, q->c->p, 0, m->id, msg, sizeof msg);
     if (error != NULL)
-        lobby_send_error(l, q->c, m->id, error, msg);
+        lobby_send_error_named(l, q->c, m->id, error, msg);
     log_info("table %s (%s, %s) opened by p%" PRId64, code, game->name, m->is_public ? "public" : "private",
              q->c->p->id);
 }
@@ -278,7 +282,7 @@ static void on_history(void *ctx, const store_error *error, const store_hand_sum
                 json_object_set(reply, "id", w->id);
             lobby_send_json(w->c, reply);
         } else
-            lobby_send_error(w->l, w->c, w->id, "unavailable", "The table's history cannot be read right now.");
+            lobby_send_store_error(w->l, w->c, w->id, error, "The table's history cannot be read right now.");
     }
     lobby_pending_free(w);
 }
@@ -296,12 +300,13 @@ static void on_replay(void *ctx, const store_error *error, const store_hand *han
                 json_object_set(reply, "id", w->id);
             lobby_send_json(w->c, reply);
         } else if (error->status == STORE_NOT_FOUND) {
-            lobby_send_error(w->l, w->c, w->id, "no_such_hand", "This table has no finished hand of that number.");
+            lobby_send_error(w->l, w->c, w->id, PROTO_ERR_NO_SUCH_HAND,
+                             "This table has no finished hand of that number.");
         } else if (error->status == STORE_OK) {
             log_error("replay of table %s: %s", w->code, msg);
-            lobby_send_error(w->l, w->c, w->id, "internal", msg);
+            lobby_send_error(w->l, w->c, w->id, PROTO_ERR_INTERNAL, msg);
         } else {
-            lobby_send_error(w->l, w->c, w->id, "unavailable", "The hand cannot be read right now.");
+            lobby_send_store_error(w->l, w->c, w->id, error, "The hand cannot be read right now.");
         }
     }
     lobby_pending_free(w);
@@ -313,11 +318,11 @@ static void table_history(request *q, room *r)
     lobby *l = q->l;
     proto_msg *m = q->m;
     if (!room_has_member(r, q->c->p)) {
-        lobby_send_error(l, q->c, m->id, "not_at_table", "Join the table to see its history.");
+        lobby_send_error(l, q->c, m->id, PROTO_ERR_NOT_AT_TABLE, "Join the table to see its history.");
         return;
     }
     if (l->store == NULL) {
-        lobby_send_error(l, q->c, m->id, "no_history", "This server keeps no records.");
+        lobby_send_error(l, q->c, m->id, PROTO_ERR_NO_HISTORY, "This server keeps no records.");
         return;
     }
     lobby_pending *w = lobby_pending_begin(l, q->c, m->id);
@@ -327,11 +332,11 @@ static void table_history(request *q, room *r)
     w->game = room_game(r);
     w->options = json_incref((json_t *)room_options(r));
     bool asked = m->type == PROTO_HISTORY
-                     ? store_table_hands(l->store, room_table_id(r), m->before, HISTORY_PAGE, on_history, w)
+                     ? store_table_hands(l->store, room_table_id(r), m->before, LIMIT_HISTORY_PAGE, on_history, w)
                      : store_hand_get(l->store, room_table_id(r), m->hand, on_replay, w);
     if (!asked) {
         if (lobby_pending_end(w))
-            lobby_send_error(l, q->c, m->id, "unavailable", "The server is stopping.");
+            lobby_send_error(l, q->c, m->id, PROTO_ERR_UNAVAILABLE, "The server is stopping.");
         lobby_pending_free(w);
     }
 }
@@ -343,7 +348,7 @@ static void table_command(request *q)
     proto_msg *m = q->m;
     room *r = find_room(l, m->code);
     if (r == NULL) {
-        lobby_send_error(l, q->c, m->id, "no_such_table", "No open table has that code.");
+        lobby_send_error(l, q->c, m->id, PROTO_ERR_NO_SUCH_TABLE, "No open table has that code.");
         return;
     }
     player *p = q->c->p;
@@ -368,10 +373,13 @@ static void table_command(request *q)
     case PROTO_CHAT: error = room_chat(r, p, m->text, msg, sizeof msg); break;
     case PROTO_HISTORY:
     case PROTO_REPLAY: table_history(q, r); return;
-    default: error = "bad_request"; snprintf(msg, sizeof msg, "Not a table command."); break;
+    default:
+        error = proto_error_name(PROTO_ERR_BAD_REQUEST);
+        snprintf(msg, sizeof msg, "Not a table command.");
+        break;
     }
     if (error != NULL)
-        lobby_send_error(l, q->c, m->id, error, msg);
+        lobby_send_error_named(l, q->c, m->id, error, msg);
     else if (m->type != PROTO_JOIN_TABLE) /* join answers with its snapshot */
         lobby_send_ok(q->c, m->id);
 }
@@ -410,7 +418,7 @@ static void on_open(void *ctx, net_conn *conn)
     rate_init(&c->bucket, l->config.rate_burst, uv_now(l->loop));
     net_conn_set_data(conn, c);
     if (l->shutting_down) {
-        lobby_send_error(l, c, NULL, "shutting_down", "The server is stopping.");
+        lobby_send_error(l, c, NULL, PROTO_ERR_SHUTTING_DOWN, "The server is stopping.");
         net_close(conn, "shutting down");
     }
 }
@@ -422,7 +430,7 @@ static void handle(lobby *l, client *c, const char *text, size_t len);
 static bool queue_message(lobby *l, client *c, const char *text, size_t len)
 {
     if (c->n_queued >= LOBBY_QUEUE_MAX) {
-        lobby_send_error(l, c, NULL, "not_hello", "Wait for the welcome before sending more.");
+        lobby_send_error(l, c, NULL, PROTO_ERR_NOT_HELLO, "Wait for the welcome before sending more.");
         return false;
     }
     char *copy = malloc(len + 1);
@@ -467,7 +475,7 @@ static void on_message(void *ctx, net_conn *conn, const char *text, size_t len)
             net_close(conn, "rate limit");
             return;
         }
-        lobby_send_error(l, c, NULL, "rate_limited", "Too many messages; slow down.");
+        lobby_send_error(l, c, NULL, PROTO_ERR_RATE_LIMITED, "Too many messages; slow down.");
         return;
     }
     if (c->hello_pending)
@@ -483,9 +491,9 @@ static void handle(lobby *l, client *c, const char *text, size_t len)
     char msg[PROTO_MESSAGE_SIZE];
     proto_status status = proto_decode(text, len, &m, msg, sizeof msg);
     if (status != PROTO_OK)
-        lobby_send_error(l, c, m.id, proto_status_name(status), msg);
+        lobby_send_error(l, c, m.id, proto_status_error(status), msg);
     else if (c->p == NULL && m.type != PROTO_HELLO)
-        lobby_send_error(l, c, m.id, "not_hello", "Say hello first: {\"type\":\"hello\",\"v\":1,\"name\":…}.");
+        lobby_send_error(l, c, m.id, PROTO_ERR_NOT_HELLO, "Say hello first: {\"type\":\"hello\",\"v\":1,\"name\":…}.");
     else
         dispatch(&(request){.l = l, .c = c, .m = &m});
     proto_msg_free(&m);
@@ -654,7 +662,8 @@ void lobby_shutdown(lobby *l)
     }
     for (player *p = l->players; p != NULL; p = p->next)
         if (p->client != NULL)
-            lobby_send_error(l, p->client, NULL, "shutting_down", "The server is stopping; come back in a moment.");
+            lobby_send_error(l, p->client, NULL, PROTO_ERR_SHUTTING_DOWN,
+                             "The server is stopping; come back in a moment.");
 }
 
 void lobby_maybe_free(lobby *l)

@@ -86,7 +86,7 @@ typedef struct lobby_pending {
     lobby *l;
     client *c;
     json_t *id;                 /* the message's id, to echo */
-    char name[PROTO_NAME_MAX * 4 + 1];
+    char name[PROTO_NAME_BYTES + 1];
     char token[PROTO_TOKEN_LEN + 1];
     char code[PROTO_CODE_LEN + 1];
     const game_ops *game;
@@ -95,7 +95,9 @@ typedef struct lobby_pending {
 
 /* lobby.c */
 void lobby_send_json(client *c, json_t *message);
-void lobby_send_error(lobby *l, client *c, const json_t *id, const char *code, const char *message);
+void lobby_send_error(lobby *l, client *c, const json_t *id, proto_error_code code, const char *message);
+/* An error whose code is a string: a room's (until rooms return proto_error_code) or a game's own. */
+void lobby_send_error_named(lobby *l, client *c, const json_t *id, const char *code, const char *message);
 void lobby_send_ok(client *c, const json_t *id);
 /* A new pending record for the client's request (both counted), or NULL with "internal" sent to
  * the client when memory runs out. */
@@ -110,6 +112,10 @@ void lobby_maybe_free(lobby *l);
 void lobby_hello_done(lobby *l, client *c);
 
 /* lobby_players.c */
+/* A store request failed: bad_request with the store's reason when it refused the input itself
+ * (STORE_INVALID), else unavailable with unavailable_message (and the store's reason logged). */
+void lobby_send_store_error(lobby *l, client *c, const json_t *id, const store_error *error,
+                            const char *unavailable_message);
 unsigned lobby_bucket(const char *text);
 player *lobby_find_player_by_id(lobby *l, int64_t id);
 /* The player of that id, made (not connected) if it is not in memory; NULL when out of memory. */

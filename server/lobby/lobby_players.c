@@ -68,6 +68,7 @@ static void set_token(lobby *l, player *p, const char *token)
 }
 
 /* Names come from proto_decode or the store, both bounded to the size of player.name. */
+_Static_assert(sizeof ((player *)0)->name == PROTO_NAME_BYTES + 1, "a player's name holds the longest name");
 static void set_name(player *p, const char *name)
 {
     size_t len = strnlen(name, sizeof p->name - 1);
@@ -134,7 +135,7 @@ static void attach(lobby *l, client *c, player *p)
 {
     if (p->client != NULL && p->client != c) {
         client *old = p->client;
-        lobby_send_error(l, old, NULL, "replaced", "You connected again elsewhere; this connection is closed.");
+        lobby_send_error(l, old, NULL, PROTO_ERR_REPLACED, "You connected again elsewhere; this connection is closed.");
         old->p = NULL;
         if (old->conn != NULL)
             net_close(old->conn, "replaced");
@@ -156,6 +157,7 @@ static void send_welcome(client *c, const player *p, const json_t *id, bool resu
                                 "player", "id", ref, "name", p->name, "account",
                                 p->account[0] ? json_string(p->account) : json_null(), "token", p->token, "resumed",
                                 resumed);
+    json_object_set_new(welcome, "limits", proto_limits_json());
     if (id != NULL)
         json_object_set(welcome, "id", (json_t *)id);
     lobby_send_json(c, welcome);
@@ -178,10 +180,22 @@ static void welcome(lobby *l, client *c, player *p, const char *name, const json
         room_player_connected(rooms[i], p, NULL);
 }
 
+/* The store refusing the request itself (a name too long for it, say) is the client's mistake,
+ * told with the store's reason; anything else is the store's trouble. */
+void lobby_send_store_error(lobby *l, client *c, const json_t *id, const store_error *error,
+                            const char *unavailable_message)
+{
+    if (error->status == STORE_INVALID) {
+        lobby_send_error(l, c, id, PROTO_ERR_BAD_REQUEST, error->message);
+        return;
+    }
+    log_warn("store: %s (%s)", error->message, store_status_name(error->status));
+    lobby_send_error(l, c, id, PROTO_ERR_UNAVAILABLE, unavailable_message);
+}
+
 static void unavailable(lobby *l, client *c, const json_t *id, const store_error *error)
 {
-    log_warn("store: %s (%s)", error->message, store_status_name(error->status));
-    lobby_send_error(l, c, id, "unavailable", "The server cannot reach its records right now; try again shortly.");
+    lobby_send_store_error(l, c, id, error, "The server cannot reach its records right now; try again shortly.");
 }
 
 /* --- hello --- */
@@ -196,7 +210,7 @@ static void on_guest_created(void *ctx, const store_error *error, const store_se
         if (error->status != STORE_OK) {
             unavailable(l, c, w->id, error);
         } else if (p == NULL) {
-            lobby_send_error(l, c, w->id, "internal", "The server is out of memory.");
+            lobby_send_error(l, c, w->id, PROTO_ERR_INTERNAL, "The server is out of memory.");
         } else {
             set_token(l, p, session->token);
             welcome(l, c, p, w->name, w->id, false);
@@ -226,7 +240,7 @@ static void on_session_found(void *ctx, const store_error *error, const store_se
         if (error->status != STORE_OK) {
             unavailable(l, c, w->id, error);
         } else if (p == NULL) {
-            lobby_send_error(l, c, w->id, "internal", "The server is out of memory.");
+            lobby_send_error(l, c, w->id, PROTO_ERR_INTERNAL, "The server is out of memory.");
         } else {
             snprintf(p->account, sizeof p->account, "%s", session->account_name);
             set_token(l, p, w->token);
@@ -242,7 +256,7 @@ static void end_failed_request(lobby_pending *w)
     lobby *l = w->l;
     client *c = w->c;
     if (lobby_pending_end(w)) {
-        lobby_send_error(l, c, w->id, "unavailable", "The server is stopping.");
+        lobby_send_error(l, c, w->id, PROTO_ERR_UNAVAILABLE, "The server is stopping.");
         if (c->hello_pending)
             lobby_hello_done(l, c);
     }
@@ -255,7 +269,7 @@ void lobby_hello(request *q)
     client *c = q->c;
     proto_msg *m = q->m;
     if (c->p != NULL || c->hello_pending) {
-        lobby_send_error(l, c, m->id, "bad_request", "This connection has already said hello.");
+        lobby_send_error(l, c, m->id, PROTO_ERR_BAD_REQUEST, "This connection has already said hello.");
         return;
     }
     player *p = m->token[0] ? find_player_by_token(l, m->token) : NULL;
@@ -269,7 +283,7 @@ void lobby_hello(request *q)
         randombytes_buf(secret, sizeof secret);
         sodium_bin2hex(token, sizeof token, secret, sizeof secret);
         if ((p = new_player(l, ++l->next_player_id, m->name)) == NULL) {
-            lobby_send_error(l, c, m->id, "internal", "The server is out of memory.");
+            lobby_send_error(l, c, m->id, PROTO_ERR_INTERNAL, "The server is out of memory.");
             return;
         }
         set_token(l, p, token);
@@ -293,7 +307,7 @@ static bool accounts_available(lobby *l, client *c, const json_t *id)
 {
     if (l->store != NULL)
         return true;
-    lobby_send_error(l, c, id, "no_accounts", "This server keeps no records, so it has no accounts.");
+    lobby_send_error(l, c, id, PROTO_ERR_NO_ACCOUNTS, "This server keeps no records, so it has no accounts.");
     return false;
 }
 
@@ -301,11 +315,12 @@ static bool accounts_available(lobby *l, client *c, const json_t *id)
 static bool password_job_start(lobby *l, client *c, const json_t *id)
 {
     if (c->password_job) {
-        lobby_send_error(l, c, id, "busy", "Your last log-in or registration is still being checked; wait for it.");
+        lobby_send_error(l, c, id, PROTO_ERR_BUSY,
+                         "Your last log-in or registration is still being checked; wait for it.");
         return false;
     }
     if (l->password_jobs >= LOBBY_PASSWORD_JOBS_MAX) {
-        lobby_send_error(l, c, id, "busy", "Many people are logging in right now; try again in a moment.");
+        lobby_send_error(l, c, id, PROTO_ERR_BUSY, "Many people are logging in right now; try again in a moment.");
         return false;
     }
     c->password_job = true;
@@ -343,9 +358,7 @@ static void on_account_created(void *ctx, const store_error *error, int64_t id)
             snprintf(c->p->account, sizeof c->p->account, "%s", w->name);
             send_welcome(c, c->p, w->id, false);
         } else if (error->status == STORE_CONFLICT) {
-            lobby_send_error(l, c, w->id, "name_taken", "That account name is taken; choose another.");
-        } else if (error->status == STORE_INVALID) {
-            lobby_send_error(l, c, w->id, "bad_request", error->message);
+            lobby_send_error(l, c, w->id, PROTO_ERR_NAME_TAKEN, "That account name is taken; choose another.");
         } else {
             unavailable(l, c, w->id, error);
         }
@@ -361,7 +374,8 @@ void lobby_register(request *q)
     if (!accounts_available(l, c, m->id))
         return;
     if (c->p->account[0]) {
-        lobby_send_error(l, c, m->id, "already_account", "You have an account already; log out to make another.");
+        lobby_send_error(l, c, m->id, PROTO_ERR_ALREADY_ACCOUNT,
+                         "You have an account already; log out to make another.");
         return;
     }
     lobby_pending *w = password_request(l, c, m->id);
@@ -383,11 +397,11 @@ static void on_logged_in(void *ctx, const store_error *error, const store_sessio
     if (lobby_pending_end(w) && c->p != NULL) {
         player *p = error->status == STORE_OK ? lobby_player_of_id(l, session->player_id, session->nickname) : NULL;
         if (error->status == STORE_BAD_LOGIN) {
-            lobby_send_error(l, c, w->id, "bad_login", "Wrong account name or password.");
+            lobby_send_error(l, c, w->id, PROTO_ERR_BAD_LOGIN, "Wrong account name or password.");
         } else if (error->status != STORE_OK) {
             unavailable(l, c, w->id, error);
         } else if (p == NULL) {
-            lobby_send_error(l, c, w->id, "internal", "The server is out of memory.");
+            lobby_send_error(l, c, w->id, PROTO_ERR_INTERNAL, "The server is out of memory.");
         } else {
             snprintf(p->account, sizeof p->account, "%s", session->account_name);
             set_token(l, p, session->token);
@@ -405,7 +419,7 @@ void lobby_login(request *q)
     if (!accounts_available(l, c, m->id))
         return;
     if (c->p->n_rooms > 0) {
-        lobby_send_error(l, c, m->id, "at_table", "Leave your tables before logging in as someone else.");
+        lobby_send_error(l, c, m->id, PROTO_ERR_AT_TABLE, "Leave your tables before logging in as someone else.");
         return;
     }
     lobby_pending *w = password_request(l, c, m->id);

@@ -1,6 +1,7 @@
 /*
  * Tables over real WebSockets against the real teahouse binary: a private table with bots, four
- * people at one table, reconnection mid-hand, the turn timer, bad messages, graceful shutdown.
+ * people at one table, reconnection mid-hand, the turn timer, bad messages, graceful shutdown,
+ * names the store must keep.
  * Every frame every client receives is checked for tiles it may not see (table_client).
  *
  * Usage: test_tables PATH_TO_TEAHOUSE WEB_ROOT
@@ -442,6 +443,58 @@ START_TEST(test_messages_sent_right_after_hello_are_answered_after_the_welcome)
 }
 END_TEST
 
+/* Says hello on a new connection of c and returns the reply (owned), whatever it is. */
+static json_t *hello_as(table_client *c, const char *name)
+{
+    memset(c, 0, sizeof *c);
+    c->seat = -1;
+    snprintf(c->name, sizeof c->name, "hello_as");
+    char error[128];
+    c->ws = ws_client_connect(server.host, server.port, "/ws", 5000, error, sizeof error);
+    ck_assert_msg(c->ws != NULL, "cannot connect: %s", error);
+    return tc_request(c, json_pack("{s:s, s:i, s:s}", "type", "hello", "v", 1, "name", name), 5000);
+}
+
+/* What the protocol accepts the store keeps: 22 Chinese characters are 66 bytes (a store that
+ * kept 64 once answered `unavailable`), and a name over 24 characters is the client's mistake. */
+START_TEST(test_a_name_of_22_chinese_characters_is_welcomed_and_one_over_24_is_a_bad_request)
+{
+    start_server("0");
+    char name[200] = "";
+    for (int i = 0; i < 22; i++)
+        strcat(name, "茶");
+    table_client a;
+    json_t *welcome = hello_as(&a, name);
+    ck_assert_ptr_nonnull(welcome);
+    char *text = json_dumps(welcome, JSON_COMPACT);
+    ck_assert_msg(strcmp(type_of(welcome), "welcome") == 0, "want a welcome, got %s", text);
+    free(text);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(welcome, "player"), "name")), name);
+    /* the welcome tells the client the limits */
+    json_t *limits = json_object_get(welcome, "limits");
+    ck_assert_int_eq(json_integer_value(json_object_get(limits, "name_chars")), 24);
+    ck_assert_int_eq(json_integer_value(json_object_get(limits, "turn_seconds_min")), 5);
+    ck_assert_int_eq(json_integer_value(json_object_get(limits, "turn_seconds_max")), 300);
+    json_decref(welcome);
+    tc_close(&a);
+
+    for (int i = 22; i < 25; i++)
+        strcat(name, "茶");
+    table_client b;
+    json_t *refusal = hello_as(&b, name);
+    ck_assert_ptr_nonnull(refusal);
+    text = json_dumps(refusal, JSON_COMPACT);
+    ck_assert_msg(strcmp(type_of(refusal), "error") == 0 &&
+                      strcmp(json_string_value(json_object_get(refusal, "code")), "bad_request") == 0 &&
+                      strstr(json_string_value(json_object_get(refusal, "message")), "24") != NULL,
+                  "want bad_request naming 24 characters, got %s", text);
+    free(text);
+    json_decref(refusal);
+    tc_close(&b);
+    stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -461,6 +514,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_bad_messages_get_errors_and_change_nothing);
     tcase_add_test(tc, test_sigterm_mid_hand_tells_clients_and_exits_cleanly);
     tcase_add_test(tc, test_messages_sent_right_after_hello_are_answered_after_the_welcome);
+    tcase_add_test(tc, test_a_name_of_22_chinese_characters_is_welcomed_and_one_over_24_is_a_bad_request);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

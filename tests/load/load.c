@@ -219,7 +219,7 @@ static bool start_server(const load_options *o, load_server *server, load_target
         /* people must never be replaced by the bot for being slow; ready starts each hand */
         snprintf(max_tables, sizeof max_tables, "%d", o->tables + 100);
         args[n++] = "--turn-seconds";
-        args[n++] = "3600";
+        args[n++] = "300"; /* the longest turn timer (house_limits.h) */
         args[n++] = "--next-hand-seconds";
         args[n++] = "60";
         args[n++] = "--max-tables";

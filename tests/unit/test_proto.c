@@ -1,13 +1,19 @@
 /*
  * proto — every client message decodes into checked fields, and every malformed one is refused
- * with the right status and a message naming what is wrong. The limits tested are PROTOCOL.md's:
- * account names 3-24 characters and 64 bytes, passwords 8-1024 bytes, tokens 16-64 characters.
+ * with the right status and a message naming what is wrong. The limits tested are PROTOCOL.md's
+ * (house_limits.h): names 1-24 characters of any script, account names 3-24, passwords 8-1024
+ * bytes, tokens 16-64 characters. PROTOCOL.md's tables of error codes and limits are read and
+ * compared with errors.h and proto_limits_json, both ways.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "proto.h"
+#include "tg_status.h"
+
+#define PROTOCOL_MD TEAHOUSE_SOURCE_ROOT "/protocol/PROTOCOL.md"
 
 static proto_status decode(const char *text, proto_msg *m, char *msg)
 {
@@ -205,7 +211,7 @@ START_TEST(test_register_and_login_decode_the_account_name_and_password)
 }
 END_TEST
 
-START_TEST(test_account_names_are_3_to_24_characters_and_at_most_64_bytes)
+START_TEST(test_account_names_are_3_to_24_characters_of_any_script)
 {
     expect("{\"type\":\"register\",\"name\":\"ab\",\"password\":\"12345678\"}", PROTO_BAD_REQUEST, "3 to 24");
     expect("{\"type\":\"register\",\"name\":\"  ab  \",\"password\":\"12345678\"}", PROTO_BAD_REQUEST, "3 to 24");
@@ -214,11 +220,17 @@ START_TEST(test_account_names_are_3_to_24_characters_and_at_most_64_bytes)
     expect("{\"type\":\"login\",\"name\":\"abcdefghijklmnopqrstuvwx\",\"password\":\"12345678\"}", PROTO_OK, NULL);
     expect("{\"type\":\"login\",\"name\":\"abcdefghijklmnopqrstuvwxy\",\"password\":\"12345678\"}", PROTO_BAD_REQUEST,
            "3 to 24");
-    /* 21 Chinese characters are 63 bytes; 22 are 66, over the store's 64 though under 24 characters */
-    expect("{\"type\":\"register\",\"name\":\"天天天天天天天天天天天天天天天天天天天天天\",\"password\":\"12345678\"}",
-           PROTO_OK, NULL);
+    /* 22 Chinese characters are 66 bytes, 24 are 72; 24 of CJK Extension B are 96 bytes: all names */
     expect("{\"type\":\"register\",\"name\":\"天天天天天天天天天天天天天天天天天天天天天天\",\"password\":\"12345678\"}",
-           PROTO_BAD_REQUEST, "64 bytes");
+           PROTO_OK, NULL);
+    expect("{\"type\":\"register\",\"name\":\"天天天天天天天天天天天天天天天天天天天天天天天天\",\"password\":\"12345678\"}",
+           PROTO_OK, NULL);
+    expect("{\"type\":\"register\",\"name\":\"𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀\",\"password\":\"12345678\"}",
+           PROTO_OK, NULL);
+    expect("{\"type\":\"register\",\"name\":\"天天天天天天天天天天天天天天天天天天天天天天天天天\",\"password\":\"12345678\"}",
+           PROTO_BAD_REQUEST, "3 to 24");
+    expect("{\"type\":\"register\",\"name\":\"𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀\",\"password\":\"12345678\"}",
+           PROTO_BAD_REQUEST, "3 to 24");
     /* far too long: refused before it is copied */
     char *text = with_repeated("{\"type\":\"register\",\"name\":\"", 'a', 5000, "\",\"password\":\"12345678\"}");
     expect(text, PROTO_BAD_REQUEST, "name");
@@ -469,6 +481,223 @@ START_TEST(test_an_error_quoting_a_cut_character_is_still_valid_utf8)
 }
 END_TEST
 
+/* n copies of a UTF-8 character, NUL-terminated, into out. */
+static void repeat_character(char *out, size_t size, const char *character, int n)
+{
+    out[0] = '\0';
+    for (int i = 0; i < n; i++)
+        strncat(out, character, size - strlen(out) - 1);
+}
+
+static proto_status hello_named(const char *name, proto_msg *m, char *msg)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "{\"type\":\"hello\",\"v\":1,\"name\":\"%s\"}", name);
+    return decode(text, m, msg);
+}
+
+START_TEST(test_a_name_of_22_chinese_characters_is_welcomed_and_fits_what_the_store_keeps)
+{
+    /* 22 characters of 3 bytes: 66 bytes, once refused by a store that kept 64 */
+    char name[256];
+    repeat_character(name, sizeof name, "茶", 22);
+    proto_msg m;
+    char msg[PROTO_MESSAGE_SIZE];
+    ck_assert_msg(hello_named(name, &m, msg) == PROTO_OK, "%s", msg);
+    ck_assert_str_eq(m.name, name);
+    ck_assert_uint_eq(strlen(m.name), 66);
+    ck_assert_uint_le(strlen(m.name), PROTO_NAME_BYTES);
+    proto_msg_free(&m);
+    /* the longest name in bytes: 24 characters of 4 bytes each, exactly the bytes kept */
+    repeat_character(name, sizeof name, "𠀀", LIMIT_NAME_CHARS);
+    ck_assert_msg(hello_named(name, &m, msg) == PROTO_OK, "%s", msg);
+    ck_assert_uint_eq(strlen(m.name), LIMIT_NAME_BYTES);
+    ck_assert_int_eq(LIMIT_NAME_BYTES, 96);
+    proto_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_a_name_over_24_characters_is_a_bad_request_whatever_its_bytes)
+{
+    char name[256];
+    const char *characters[] = {"a", "é", "茶", "𠀀"};
+    for (size_t i = 0; i < sizeof characters / sizeof characters[0]; i++) {
+        proto_msg m;
+        char msg[PROTO_MESSAGE_SIZE];
+        repeat_character(name, sizeof name, characters[i], LIMIT_NAME_CHARS + 1);
+        ck_assert_int_eq(hello_named(name, &m, msg), PROTO_BAD_REQUEST);
+        ck_assert_msg(strstr(msg, "1 to 24 characters") != NULL, "%s: %s", characters[i], msg);
+        ck_assert_str_eq(proto_status_name(PROTO_BAD_REQUEST), "bad_request");
+        proto_msg_free(&m);
+    }
+}
+END_TEST
+
+START_TEST(test_the_turn_timer_and_seats_follow_the_house_limits)
+{
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"create_table\",\"game\":\"tiengow\",\"turn_seconds\":%d}",
+             LIMIT_TURN_SECONDS_MIN);
+    expect(text, PROTO_OK, NULL);
+    snprintf(text, sizeof text, "{\"type\":\"create_table\",\"game\":\"tiengow\",\"turn_seconds\":%d}",
+             LIMIT_TURN_SECONDS_MAX);
+    expect(text, PROTO_OK, NULL);
+    snprintf(text, sizeof text, "{\"type\":\"create_table\",\"game\":\"tiengow\",\"turn_seconds\":%d}",
+             LIMIT_TURN_SECONDS_MAX + 1);
+    expect(text, PROTO_BAD_REQUEST, "5 to 300");
+    snprintf(text, sizeof text, "{\"type\":\"add_bot\",\"code\":\"ABCDEF\",\"seat\":%d}", LIMIT_SEATS - 1);
+    expect(text, PROTO_OK, NULL);
+    snprintf(text, sizeof text, "{\"type\":\"add_bot\",\"code\":\"ABCDEF\",\"seat\":%d}", LIMIT_SEATS);
+    expect(text, PROTO_BAD_REQUEST, "0 to 3");
+}
+END_TEST
+
+START_TEST(test_every_error_code_has_its_own_wire_name_that_parses_back)
+{
+    for (int code = 0; code < PROTO_ERR_COUNT; code++) {
+        const char *name = proto_error_name((proto_error_code)code);
+        ck_assert_msg(name[0] != '\0' && strspn(name, "abcdefghijklmnopqrstuvwxyz_") == strlen(name),
+                      "code %d: \"%s\" is not a lower-case wire name", code, name);
+        proto_error_code back;
+        ck_assert_msg(proto_error_parse(name, &back) && back == (proto_error_code)code,
+                      "\"%s\" does not name code %d alone (a missing or repeated name)", name, code);
+    }
+    proto_error_code unused;
+    ck_assert(!proto_error_parse("does_not_beat", &unused)); /* a game's code, not the house's */
+    ck_assert(!proto_error_parse("ok", &unused));
+    ck_assert(!proto_error_parse(NULL, &unused));
+    ck_assert_str_eq(proto_error_name(PROTO_ERR_COUNT), "internal");
+    ck_assert_str_eq(proto_error_name(PROTO_ERR_TABLE_FULL), "table_full");
+}
+END_TEST
+
+START_TEST(test_a_refused_message_is_named_by_its_error_code)
+{
+    ck_assert_str_eq(proto_status_name(PROTO_OK), "ok");
+    ck_assert_int_eq(proto_status_error(PROTO_BAD_JSON), PROTO_ERR_BAD_JSON);
+    ck_assert_int_eq(proto_status_error(PROTO_BAD_REQUEST), PROTO_ERR_BAD_REQUEST);
+    ck_assert_int_eq(proto_status_error(PROTO_UNKNOWN_TYPE), PROTO_ERR_UNKNOWN_TYPE);
+    ck_assert_int_eq(proto_status_error(PROTO_UNSUPPORTED_VERSION), PROTO_ERR_UNSUPPORTED_VERSION);
+    ck_assert_str_eq(proto_status_name(PROTO_UNSUPPORTED_VERSION), "unsupported_version");
+}
+END_TEST
+
+/* --- PROTOCOL.md's tables --- */
+
+#define DOC_ROWS 64
+
+typedef struct doc_row {
+    char key[48];   /* the first cell's `name` */
+    char value[48]; /* the second cell, trimmed */
+} doc_row;
+
+static char *read_protocol_md(void)
+{
+    FILE *f = fopen(PROTOCOL_MD, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", PROTOCOL_MD);
+    static char text[1 << 17];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    ck_assert_uint_lt(n, sizeof text - 1);
+    text[n] = '\0';
+    return text;
+}
+
+/* The rows of the first table under the line `heading`, up to the next heading: each row's first
+ * cell must be one `code` in backquotes. Returns how many. */
+static int doc_table(const char *doc, const char *heading, doc_row rows[DOC_ROWS])
+{
+    const char *at = strstr(doc, heading);
+    ck_assert_msg(at != NULL, "PROTOCOL.md has no \"%s\"", heading);
+    at = strchr(at + 1, '\n'); /* the end of the heading's line */
+    int n = 0;
+    while (at != NULL && at[1] != '#') {
+        const char *line = at + 1;
+        at = strchr(line, '\n');
+        if (strncmp(line, "| `", 3) != 0)
+            continue;
+        const char *end = strchr(line + 3, '`');
+        ck_assert(end != NULL && end - (line + 3) < (long)sizeof rows[n].key && n < DOC_ROWS);
+        doc_row *row = &rows[n++];
+        snprintf(row->key, sizeof row->key, "%.*s", (int)(end - (line + 3)), line + 3);
+        ck_assert_msg(strncmp(end, "` | ", 4) == 0, "PROTOCOL.md: the row of %s names more than one code", row->key);
+        const char *value = end + 4, *bar = strchr(value, '|');
+        ck_assert(bar != NULL);
+        while (bar > value && bar[-1] == ' ')
+            bar--;
+        snprintf(row->value, sizeof row->value, "%.*s", (int)(bar - value), value);
+    }
+    return n;
+}
+
+static bool documented(const doc_row *rows, int n, const char *key)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(rows[i].key, key) == 0)
+            return true;
+    return false;
+}
+
+START_TEST(test_protocol_md_lists_every_error_code_the_server_sends_and_no_other)
+{
+    doc_row rows[DOC_ROWS];
+    int n = doc_table(read_protocol_md(), "\n## Errors\n", rows);
+    for (int code = 0; code < PROTO_ERR_COUNT; code++)
+        ck_assert_msg(documented(rows, n, proto_error_name((proto_error_code)code)),
+                      "PROTOCOL.md's table of errors lacks %s", proto_error_name((proto_error_code)code));
+    for (int i = 0; i < n; i++) {
+        proto_error_code code;
+        ck_assert_msg(proto_error_parse(rows[i].key, &code), "PROTOCOL.md lists %s, which errors.h lacks", rows[i].key);
+        ck_assert_msg(!documented(rows + i + 1, n - i - 1, rows[i].key), "PROTOCOL.md lists %s twice", rows[i].key);
+    }
+    ck_assert_int_eq(n, PROTO_ERR_COUNT);
+}
+END_TEST
+
+START_TEST(test_protocol_md_lists_tien_gows_action_codes_apart_from_the_houses)
+{
+    doc_row rows[DOC_ROWS];
+    int n = doc_table(read_protocol_md(), "\n### Game codes\n", rows);
+    /* the engine's refusals of an action (tg_status.h, "actions") */
+    for (int status = TG_ERR_HAND_OVER; status <= TG_ERR_BARRED_FROM_FINAL; status++)
+        ck_assert_msg(documented(rows, n, tg_status_name((tg_status)status)), "PROTOCOL.md's game codes lack %s",
+                      tg_status_name((tg_status)status));
+    for (int i = 0; i < n; i++) {
+        bool engine = false;
+        for (int status = TG_ERR_HAND_OVER; status <= TG_ERR_BARRED_FROM_FINAL; status++)
+            engine |= strcmp(rows[i].key, tg_status_name((tg_status)status)) == 0;
+        ck_assert_msg(engine, "PROTOCOL.md lists %s as Tien Gow's, which its engine does not send", rows[i].key);
+        proto_error_code code;
+        ck_assert_msg(!proto_error_parse(rows[i].key, &code), "%s is both a game code and a house code", rows[i].key);
+    }
+}
+END_TEST
+
+START_TEST(test_protocol_md_states_the_limits_that_welcome_sends)
+{
+    doc_row rows[DOC_ROWS];
+    int n = doc_table(read_protocol_md(), "\n## Limits\n", rows);
+    json_t *limits = proto_limits_json();
+    ck_assert_ptr_nonnull(limits);
+    for (int i = 0; i < n; i++) {
+        json_t *value = json_object_get(limits, rows[i].key);
+        ck_assert_msg(json_is_integer(value), "PROTOCOL.md states the limit %s, which welcome lacks", rows[i].key);
+        char sent[48];
+        snprintf(sent, sizeof sent, "%lld", (long long)json_integer_value(value));
+        ck_assert_msg(strcmp(sent, rows[i].value) == 0, "%s: PROTOCOL.md says %s, welcome sends %s", rows[i].key,
+                      rows[i].value, sent);
+    }
+    const char *key;
+    json_t *value;
+    json_object_foreach (limits, key, value)
+        ck_assert_msg(documented(rows, n, key), "welcome sends the limit %s, which PROTOCOL.md does not state", key);
+    ck_assert_int_eq(json_integer_value(json_object_get(limits, "name_chars")), 24);
+    ck_assert_int_eq(json_integer_value(json_object_get(limits, "turn_seconds_min")), 5);
+    ck_assert_int_eq(json_integer_value(json_object_get(limits, "turn_seconds_max")), 300);
+    json_decref(limits);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("proto");
@@ -483,7 +712,7 @@ int main(void)
     tcase_add_test(tc, test_codes_tokens_chat_and_ids_are_bounded);
     tcase_add_test(tc, test_new_types_have_their_wire_names_in_order);
     tcase_add_test(tc, test_register_and_login_decode_the_account_name_and_password);
-    tcase_add_test(tc, test_account_names_are_3_to_24_characters_and_at_most_64_bytes);
+    tcase_add_test(tc, test_account_names_are_3_to_24_characters_of_any_script);
     tcase_add_test(tc, test_account_names_hold_only_letters_digits_and_separators);
     tcase_add_test(tc, test_account_names_do_not_mix_latin_greek_and_cyrillic);
     tcase_add_test(tc, test_passwords_are_8_to_1024_bytes_of_text);
@@ -495,7 +724,17 @@ int main(void)
     tcase_add_test(tc, test_tokens_are_16_to_64_url_safe_base64_characters);
     tcase_add_test(tc, test_an_error_echoes_the_id);
     tcase_add_test(tc, test_an_error_quoting_a_cut_character_is_still_valid_utf8);
+    tcase_add_test(tc, test_a_name_of_22_chinese_characters_is_welcomed_and_fits_what_the_store_keeps);
+    tcase_add_test(tc, test_a_name_over_24_characters_is_a_bad_request_whatever_its_bytes);
+    tcase_add_test(tc, test_the_turn_timer_and_seats_follow_the_house_limits);
     suite_add_tcase(s, tc);
+    TCase *codes = tcase_create("codes and limits");
+    tcase_add_test(codes, test_every_error_code_has_its_own_wire_name_that_parses_back);
+    tcase_add_test(codes, test_a_refused_message_is_named_by_its_error_code);
+    tcase_add_test(codes, test_protocol_md_lists_every_error_code_the_server_sends_and_no_other);
+    tcase_add_test(codes, test_protocol_md_lists_tien_gows_action_codes_apart_from_the_houses);
+    tcase_add_test(codes, test_protocol_md_states_the_limits_that_welcome_sends);
+    suite_add_tcase(s, codes);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

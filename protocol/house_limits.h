@@ -1,0 +1,79 @@
+/*
+ * house_limits — every bound the house puts on what people send and what it keeps, in one place.
+ * The protocol checks them (proto.c), the store refuses what breaks them, the server's flags stay
+ * inside them (config.c), the client learns them from `welcome` ("limits", proto_limits_json)
+ * and PROTOCOL.md states them (a unit test compares). Change a limit here and nowhere else.
+ *
+ * "Characters" are Unicode code points, "bytes" bytes of UTF-8. Not named limits.h: this folder
+ * is on the include path, and it would hide the C library's <limits.h>.
+ */
+#ifndef HOUSE_LIMITS_H
+#define HOUSE_LIMITS_H
+
+/* Seats at a table, numbered 0 to LIMIT_SEATS - 1. */
+#define LIMIT_SEATS 4
+
+/* A player's name at the tables: 1 to 24 characters after trimming. */
+#define LIMIT_NAME_CHARS 24
+/* The bytes the longest allowed name can take: every character may need 4 bytes of UTF-8. The
+ * store keeps names (nicknames and account names) of up to this many bytes, so whatever name the
+ * protocol accepts, the store accepts too. */
+#define LIMIT_NAME_BYTES (LIMIT_NAME_CHARS * 4)
+
+/* An account name: 3 to 24 characters (so at most LIMIT_NAME_BYTES bytes), letters of one
+ * script family, digits and '_', '-', '.' (PROTOCOL.md, register). */
+#define LIMIT_ACCOUNT_MIN_CHARS 3
+#define LIMIT_ACCOUNT_MAX_CHARS LIMIT_NAME_CHARS
+
+/* A password, in bytes as sent (never trimmed). The upper bound keeps the hash's input small. */
+#define LIMIT_PASSWORD_MIN_BYTES 8
+#define LIMIT_PASSWORD_MAX_BYTES 1024
+
+/* A chat line: 1 to 300 characters without control characters. */
+#define LIMIT_CHAT_CHARS 300
+
+/* A table's turn timer, in seconds: what create_table may ask, what --turn-seconds may set and
+ * what the store keeps. */
+#define LIMIT_TURN_SECONDS_MIN 5
+#define LIMIT_TURN_SECONDS_MAX 300
+
+/* A table's stake (what one unit of a game's score is worth in the ledger). With the Tien Gow
+ * multiplier also at most 1,000,000 the largest amount stays far inside 64 bits (tg_json.h). */
+#define LIMIT_STAKE_MIN 1
+#define LIMIT_STAKE_MAX 1000000
+
+/* A table code: 6 characters from an alphabet without look-alikes (proto.h). */
+#define LIMIT_CODE_CHARS 6
+
+/* A resume token: 16 to 64 of [A-Za-z0-9_-] (64 hex digits without a store, 43 characters of
+ * URL-safe base64 with one). */
+#define LIMIT_TOKEN_MIN_CHARS 16
+#define LIMIT_TOKEN_MAX_CHARS 64
+
+/* A message's id, when it is a string. */
+#define LIMIT_ID_BYTES 64
+
+/* One WebSocket text frame (fragments joined); a larger one is refused with too_large. */
+#define LIMIT_MESSAGE_BYTES 16384
+
+/* Messages a connection may send: this many a second on average, in bursts of LIMIT_RATE_BURST. */
+#define LIMIT_RATE_PER_SECOND 20
+#define LIMIT_RATE_BURST 40
+
+/* Hands in one page of `history`. */
+#define LIMIT_HISTORY_PAGE 20
+
+/* The latest events a table keeps for a resuming connection (`events`). */
+#define LIMIT_EVENTS_KEPT 200
+
+/* Tables one player may have joined (seated or watching) at once. */
+#define LIMIT_TABLES_PER_PLAYER 8
+
+/* People at one table, seated or watching. */
+#define LIMIT_TABLE_MEMBERS 64
+
+_Static_assert(LIMIT_ACCOUNT_MAX_CHARS * 4 <= LIMIT_NAME_BYTES, "an account name fits where names are kept");
+_Static_assert(LIMIT_TURN_SECONDS_MIN >= 1 && LIMIT_TURN_SECONDS_MIN <= LIMIT_TURN_SECONDS_MAX,
+               "a turn timer range");
+
+#endif
