@@ -237,7 +237,11 @@ static void create_table(request *q)
     proto_msg *m = q->m;
     const game_ops *game = game_find(m->game);
     if (game == NULL) {
-        lobby_send_error(l, q->c, m->id, PROTO_ERR_UNKNOWN_GAME, "The house hosts \"tiengow\".");
+        char hosted[GAME_MESSAGE_SIZE] = "The games of the house are:";
+        for (size_t i = 0; i < game_count(); i++)
+            snprintf(hosted + strlen(hosted), sizeof hosted - strlen(hosted), "%s \"%s\"", i ? "," : "",
+                     game_at(i)->name);
+        lobby_send_error(l, q->c, m->id, PROTO_ERR_UNKNOWN_GAME, hosted);
         return;
     }
     if (l->n_rooms >= l->config.max_tables) {

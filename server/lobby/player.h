@@ -12,7 +12,7 @@
 
 #include "proto.h"
 
-#define PLAYER_MAX_ROOMS 8
+#define PLAYER_MAX_ROOMS LIMIT_TABLES_PER_PLAYER
 
 struct room;
 struct client;

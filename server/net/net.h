@@ -28,7 +28,9 @@
 
 #include <uv.h>
 
-#define NET_MAX_MESSAGE (16 * 1024)
+#include "house_limits.h"
+
+#define NET_MAX_MESSAGE LIMIT_MESSAGE_BYTES
 #define NET_MAX_QUEUED_BYTES (256 * 1024)
 
 typedef struct net_server net_server;

@@ -20,10 +20,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "errors.h"
 #include "game_replay.h"
 #include "log.h"
 
 /* --- small helpers --- */
+
+_Static_assert(GAME_SEATS == LIMIT_SEATS, "a game's seats are the house's seats");
 
 /* Writes msg; used through FAIL so a refusal is one line that returns its code. */
 __attribute__((format(printf, 3, 4))) static void refuse(char *msg, size_t size, const char *format, ...)
@@ -34,7 +37,8 @@ __attribute__((format(printf, 3, 4))) static void refuse(char *msg, size_t size,
     va_end(args);
 }
 
-#define FAIL(code, ...) (refuse(msg, msg_size, __VA_ARGS__), (code))
+/* A refusal: the code's wire name, with the sentence in msg. */
+#define FAIL(code, ...) (refuse(msg, msg_size, __VA_ARGS__), proto_error_name(code))
 
 /* --- the store --- */
 
@@ -180,7 +184,7 @@ static void answer_mover(room *r, player *p, json_t *id, bool stored)
 {
     if (p != NULL && player_connected(p) && !r->parked) {
         json_t *reply = stored ? json_pack("{s:s}", "type", "ok")
-                               : json_pack("{s:s, s:s, s:s}", "type", "error", "code", "paused", "message",
+                               : json_pack("{s:s, s:s, s:s}", "type", "error", "code", proto_error_name(PROTO_ERR_PAUSED), "message",
                                            "The move could not be recorded, so it was not made; the table is paused.");
         if (id != NULL)
             json_object_set(reply, "id", id);
@@ -314,10 +318,10 @@ static const char *play(room *r, int seat, const json_t *action, player *by, con
                         size_t msg_size)
 {
     if (r->n_queued >= ROOM_MAX_QUEUED)
-        return FAIL("busy", "Several moves are still being recorded; wait for their events.");
+        return FAIL(PROTO_ERR_BUSY, "Several moves are still being recorded; wait for their events.");
     game_hand *next = r->game->hand_copy(latest_hand(r));
     if (next == NULL)
-        return FAIL("internal", "The server is out of memory.");
+        return FAIL(PROTO_ERR_INTERNAL, "The server is out of memory.");
     const char *error = r->game->act(next, seat, action, msg, msg_size);
     if (error != NULL) {
         r->game->hand_free(next);
@@ -326,7 +330,7 @@ static const char *play(room *r, int seat, const json_t *action, player *by, con
     json_t *copy = json_deep_copy(action);
     if (copy == NULL) {
         r->game->hand_free(next);
-        return FAIL("internal", "The server is out of memory.");
+        return FAIL(PROTO_ERR_INTERNAL, "The server is out of memory.");
     }
     int64_t seq = r->action_seq + r->n_queued + 1;
     bool ends = r->game->is_over(next);
@@ -336,7 +340,7 @@ static const char *play(room *r, int seat, const json_t *action, player *by, con
     if (!asked) {
         r->game->hand_free(next);
         json_decref(copy);
-        return FAIL("unavailable", "The server is stopping; the move was not made.");
+        return FAIL(PROTO_ERR_UNAVAILABLE, "The server is stopping; the move was not made.");
     }
     r->queue[r->n_queued++] = (queued_action){.hand = next,
                                               .seat = seat,
@@ -887,12 +891,12 @@ const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg,
 {
     member *m = find_member(r, p);
     if (seat >= 0 && (m != NULL || seat_filled(&r->seats[seat]) || seats_locked(r)))
-        return FAIL("seat_taken", "Seat %d is not free.", seat);
+        return FAIL(PROTO_ERR_SEAT_TAKEN, "Seat %d is not free.", seat);
     if (m == NULL) {
         if (r->n_members >= ROOM_MAX_MEMBERS)
-            return FAIL("table_full", "This table has as many people as it can take.");
+            return FAIL(PROTO_ERR_TABLE_FULL, "This table has as many people as it can take.");
         if (p->n_rooms >= PLAYER_MAX_ROOMS)
-            return FAIL("too_many_tables", "You are at %d tables already; leave one first.", PLAYER_MAX_ROOMS);
+            return FAIL(PROTO_ERR_TOO_MANY_TABLES, "You are at %d tables already; leave one first.", PLAYER_MAX_ROOMS);
         m = &r->members[r->n_members++];
         *m = (member){.p = p};
         p->rooms[p->n_rooms++] = r;
@@ -953,7 +957,7 @@ static void leave(room *r, player *p)
 const char *room_leave(room *r, player *p, char *msg, size_t msg_size)
 {
     if (find_member(r, p) == NULL)
-        return FAIL("not_at_table", "You have not joined table %s.", r->code);
+        return FAIL(PROTO_ERR_NOT_AT_TABLE, "You have not joined table %s.", r->code);
     leave(r, p);
     return NULL;
 }
@@ -961,13 +965,13 @@ const char *room_leave(room *r, player *p, char *msg, size_t msg_size)
 const char *room_take_seat(room *r, player *p, int seat, char *msg, size_t msg_size)
 {
     if (find_member(r, p) == NULL)
-        return FAIL("not_at_table", "You have not joined table %s.", r->code);
+        return FAIL(PROTO_ERR_NOT_AT_TABLE, "You have not joined table %s.", r->code);
     if (seat_of(r, p) >= 0)
-        return FAIL("already_seated", "You already have seat %d at this table.", seat_of(r, p));
+        return FAIL(PROTO_ERR_ALREADY_SEATED, "You already have seat %d at this table.", seat_of(r, p));
     if (seats_locked(r))
-        return FAIL("hand_in_progress", "Seats change between hands.");
+        return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "Seats change between hands.");
     if (seat_filled(&r->seats[seat]))
-        return FAIL("seat_taken", "Seat %d is taken.", seat);
+        return FAIL(PROTO_ERR_SEAT_TAKEN, "Seat %d is taken.", seat);
     r->seats[seat].p = p;
     json_t *event = room_event_with_player("seat_taken", p);
     json_object_set_new(event, "seat", json_integer(seat));
@@ -980,9 +984,9 @@ const char *room_leave_seat(room *r, player *p, char *msg, size_t msg_size)
 {
     int seat = seat_of(r, p);
     if (seat < 0)
-        return FAIL("not_seated", "You have no seat at this table.");
+        return FAIL(PROTO_ERR_NOT_SEATED, "You have no seat at this table.");
     if (seats_locked(r))
-        return FAIL("hand_in_progress", "Seats change between hands; leaving the table hands your seat to a bot.");
+        return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "Seats change between hands; leaving the table hands your seat to a bot.");
     r->seats[seat].p = NULL;
     room_broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", seat));
     save_table(r);
@@ -992,9 +996,9 @@ const char *room_leave_seat(room *r, player *p, char *msg, size_t msg_size)
 static const char *host_only(const room *r, const player *p, char *msg, size_t msg_size)
 {
     if (find_member(r, p) == NULL)
-        return FAIL("not_at_table", "You have not joined table %s.", r->code);
+        return FAIL(PROTO_ERR_NOT_AT_TABLE, "You have not joined table %s.", r->code);
     if (r->host_id != p->id)
-        return FAIL("not_host", "Only the table's host may do that.");
+        return FAIL(PROTO_ERR_NOT_HOST, "Only the table's host may do that.");
     return NULL;
 }
 
@@ -1004,11 +1008,11 @@ static const char *bot_seat_change(room *r, const player *p, int seat, bool add,
     if (error != NULL)
         return error;
     if (seats_locked(r))
-        return FAIL("hand_in_progress", "Seats change between hands.");
+        return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "Seats change between hands.");
     if (add && seat_filled(&r->seats[seat]))
-        return FAIL("seat_taken", "Seat %d is taken.", seat);
+        return FAIL(PROTO_ERR_SEAT_TAKEN, "Seat %d is taken.", seat);
     if (!add && !r->seats[seat].bot)
-        return FAIL("seat_empty", "Seat %d has no bot.", seat);
+        return FAIL(PROTO_ERR_SEAT_EMPTY, "Seat %d has no bot.", seat);
     r->seats[seat].bot = add;
     room_broadcast(r, json_pack("{s:s, s:i}", "kind", add ? "bot_added" : "bot_removed", "seat", seat));
     save_table(r);
@@ -1031,11 +1035,11 @@ const char *room_start(room *r, player *p, char *msg, size_t msg_size)
     if (error != NULL)
         return error;
     if (seats_locked(r))
-        return FAIL("hand_in_progress", "A hand is being played.");
+        return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "A hand is being played.");
     if (r->paused)
-        return FAIL("paused", "The table is paused: the server cannot save right now. It tries again shortly.");
+        return FAIL(PROTO_ERR_PAUSED, "The table is paused: the server cannot save right now. It tries again shortly.");
     if (!all_seats_filled(r))
-        return FAIL("table_not_full", "A hand starts with all four seats filled (players or bots).");
+        return FAIL(PROTO_ERR_TABLE_NOT_FULL, "A hand starts with all four seats filled (players or bots).");
     start_hand(r);
     return NULL;
 }
@@ -1044,11 +1048,11 @@ const char *room_ready(room *r, player *p, char *msg, size_t msg_size)
 {
     member *m = find_member(r, p);
     if (m == NULL)
-        return FAIL("not_at_table", "You have not joined table %s.", r->code);
+        return FAIL(PROTO_ERR_NOT_AT_TABLE, "You have not joined table %s.", r->code);
     if (seat_of(r, p) < 0)
-        return FAIL("not_seated", "You have no seat at this table.");
+        return FAIL(PROTO_ERR_NOT_SEATED, "You have no seat at this table.");
     if (r->state != ROOM_BETWEEN_HANDS || r->writing != WRITE_NONE || r->n_queued > 0)
-        return FAIL("hand_in_progress", "Ready is for the pause between hands.");
+        return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "Ready is for the pause between hands.");
     m->ready = true;
     room_broadcast(r, json_pack("{s:s, s:i}", "kind", "ready", "seat", seat_of(r, p)));
     for (int s = 0; s < GAME_SEATS; s++) {
@@ -1064,20 +1068,20 @@ const char *room_act(room *r, player *p, const json_t *action, const json_t *id,
 {
     int seat = seat_of(r, p);
     if (find_member(r, p) == NULL)
-        return FAIL("not_at_table", "You have not joined table %s.", r->code);
+        return FAIL(PROTO_ERR_NOT_AT_TABLE, "You have not joined table %s.", r->code);
     if (seat < 0)
-        return FAIL("not_seated", "Spectators watch; only seated players act.");
+        return FAIL(PROTO_ERR_NOT_SEATED, "Spectators watch; only seated players act.");
     if (!hand_on(r) || r->game->is_over(latest_hand(r)) || r->writing == WRITE_HAND_FINISH)
-        return FAIL("no_hand", "No hand is being played.");
+        return FAIL(PROTO_ERR_NO_HAND, "No hand is being played.");
     if (r->paused || r->queue_failed)
-        return FAIL("paused", "The table is paused: the server cannot save moves right now. It tries again shortly.");
+        return FAIL(PROTO_ERR_PAUSED, "The table is paused: the server cannot save moves right now. It tries again shortly.");
     return play(r, seat, action, p, id, msg, msg_size);
 }
 
 const char *room_chat(room *r, player *p, const char *text, char *msg, size_t msg_size)
 {
     if (find_member(r, p) == NULL)
-        return FAIL("not_at_table", "You have not joined table %s.", r->code);
+        return FAIL(PROTO_ERR_NOT_AT_TABLE, "You have not joined table %s.", r->code);
     char ref[REF_SIZE];
     room_broadcast(r, json_pack("{s:s, s:s, s:s, s:s}", "kind", "chat", "player", player_ref(p->id, ref), "from", p->name,
                            "text", text));

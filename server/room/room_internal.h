@@ -9,11 +9,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "house_limits.h"
 #include "rng.h"
 #include "room.h"
 
-#define ROOM_EVENT_RING 200
-#define ROOM_MAX_MEMBERS 64
+#define ROOM_EVENT_RING LIMIT_EVENTS_KEPT
+#define ROOM_MAX_MEMBERS LIMIT_TABLE_MEMBERS
 
 typedef struct seat_state {
     player *p;      /* the seated player, NULL for a bot seat or an empty one */
