@@ -48,6 +48,7 @@ static void hand_free(store_hand *hand)
         json_decref(hand->actions[i].action);
     free(hand->actions);
     json_decref(hand->deal);
+    json_decref(hand->game_state);
     free(hand);
 }
 
@@ -57,6 +58,7 @@ void store_recovery_free(store_recovery *r)
         return;
     for (size_t i = 0; i < r->n_tables; i++) {
         json_decref(r->tables[i].table.options);
+        json_decref(r->tables[i].table.game_state);
         hand_free(r->tables[i].hand);
     }
     free(r->tables);

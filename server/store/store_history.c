@@ -26,12 +26,12 @@ typedef enum history_stmt {
     HISTORY_COUNT
 } history_stmt;
 
-/* The first seven columns of the two hand queries are read by read_summary_row. */
+/* The first six columns of the two hand queries are read by read_summary_row. */
 static const char *const history_sql[HISTORY_COUNT] = {
-    [HISTORY_HANDS_PAGE] = "SELECT id, number, banker, multiplier, started_at, finished_at, result FROM hands"
+    [HISTORY_HANDS_PAGE] = "SELECT id, number, game_state, started_at, finished_at, result FROM hands"
                            " WHERE table_id = ?1 AND number < ?2 AND finished_at IS NOT NULL"
                            " ORDER BY number DESC LIMIT ?3",
-    [HISTORY_HAND_BY_NUMBER] = "SELECT id, number, banker, multiplier, started_at, finished_at, result, seed, deal"
+    [HISTORY_HAND_BY_NUMBER] = "SELECT id, number, game_state, started_at, finished_at, result, seed, deal"
                                " FROM hands WHERE table_id = ?1 AND number = ?2",
     /* A seat's rows all name the same player (or none, for a bot): max() picks it. */
     [HISTORY_HAND_SEATS] = "SELECT l.seat, l.player_id, l.units, p.nickname FROM"
@@ -103,19 +103,20 @@ static void copy_text(char *out, size_t cap, sqlite3_stmt *stmt, int column)
 
 /* ---- Summaries ---- */
 
-/* Columns 0 to 6 of a hand query into s (result parsed when the hand is finished). */
+/* Columns 0 to 5 of a hand query into s (result parsed when the hand is finished). */
 static store_status read_summary_row(sqlite3_stmt *stmt, store_hand_summary *s, store_error *error)
 {
     memset(s, 0, sizeof *s);
     s->id = sqlite3_column_int64(stmt, 0);
     s->number = sqlite3_column_int64(stmt, 1);
-    s->banker = sqlite3_column_int(stmt, 2);
-    s->multiplier = (uint32_t)sqlite3_column_int64(stmt, 3);
-    s->started_at_ms = sqlite3_column_int64(stmt, 4);
-    s->finished_at_ms = sqlite3_column_int64(stmt, 5); /* NULL reads as 0 */
-    if (sqlite3_column_type(stmt, 6) == SQLITE_NULL)
+    s->game_state = stored_json(sqlite3_column_text(stmt, 2), "game state of hand", s->id, error);
+    if (s->game_state == NULL)
+        return error->status;
+    s->started_at_ms = sqlite3_column_int64(stmt, 3);
+    s->finished_at_ms = sqlite3_column_int64(stmt, 4); /* NULL reads as 0 */
+    if (sqlite3_column_type(stmt, 5) == SQLITE_NULL)
         return STORE_OK;
-    s->result = stored_json(sqlite3_column_text(stmt, 6), "result of hand", s->id, error);
+    s->result = stored_json(sqlite3_column_text(stmt, 5), "result of hand", s->id, error);
     return s->result ? STORE_OK : error->status;
 }
 
@@ -143,8 +144,10 @@ void store_history_summaries_free(store_hand_summary *summaries, size_t n)
 {
     if (summaries == NULL)
         return;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        json_decref(summaries[i].game_state);
         json_decref(summaries[i].result);
+    }
     free(summaries);
 }
 
@@ -201,6 +204,7 @@ void store_history_hand_free(store_hand *hand)
         json_decref(hand->actions[i].action);
     free(hand->actions);
     json_decref(hand->deal);
+    json_decref(hand->game_state);
     free(hand);
 }
 
@@ -253,10 +257,9 @@ static store_status read_hand_row(sqlite3_stmt *stmt, store_hand **hand, store_h
     *hand = out;
     out->id = summary->id;
     out->number = summary->number;
-    out->banker = summary->banker;
-    out->multiplier = summary->multiplier;
-    out->seed = (uint64_t)sqlite3_column_int64(stmt, 7); /* the same 64 bits the store wrote */
-    out->deal = stored_json(sqlite3_column_text(stmt, 8), "deal of hand", out->id, error);
+    out->game_state = json_incref(summary->game_state);
+    out->seed = (uint64_t)sqlite3_column_int64(stmt, 6); /* the same 64 bits the store wrote */
+    out->deal = stored_json(sqlite3_column_text(stmt, 7), "deal of hand", out->id, error);
     return out->deal ? STORE_OK : error->status;
 }
 
@@ -272,7 +275,7 @@ store_status store_history_hand(store_history *h, int64_t table_id, int64_t numb
     sqlite3_bind_int64(stmt, 2, number);
     int rc = sqlite3_step(stmt);
     store_status status;
-    if (rc == SQLITE_ROW && sqlite3_column_type(stmt, 5) != SQLITE_NULL)
+    if (rc == SQLITE_ROW && sqlite3_column_type(stmt, 4) != SQLITE_NULL)
         status = read_hand_row(stmt, hand, summary, error);
     else if (rc == SQLITE_ROW || rc == SQLITE_DONE)
         status = store_error_set(error, STORE_NOT_FOUND, "Table %" PRId64 " has no finished hand %" PRId64 ".",
@@ -287,7 +290,9 @@ store_status store_history_hand(store_history *h, int64_t table_id, int64_t numb
     if (status != STORE_OK) {
         store_history_hand_free(*hand);
         *hand = NULL;
+        json_decref(summary->game_state);
         json_decref(summary->result);
+        summary->game_state = NULL;
         summary->result = NULL;
     }
     return status;

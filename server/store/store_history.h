@@ -35,7 +35,7 @@ store_status store_history_hands(store_history *h, int64_t table_id, int64_t bef
 
 /* The finished hand `number` of the table with its actions, and its summary; STORE_NOT_FOUND
  * when there is none or it is not finished. Free *hand with store_history_hand_free and
- * summary->result with json_decref (both are NULL unless STORE_OK). */
+ * summary->game_state and summary->result with json_decref (all are NULL unless STORE_OK). */
 store_status store_history_hand(store_history *h, int64_t table_id, int64_t number, store_hand **hand,
                                 store_hand_summary *summary, store_error *error);
 

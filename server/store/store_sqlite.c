@@ -89,7 +89,7 @@ typedef enum stmt_id {
     SQL_LEDGER_LAST,
     SQL_PLAYER_BALANCE,
     SQL_LEDGER_INSERT,
-    SQL_TABLE_BANKER,
+    SQL_TABLE_GAME_STATE,
     SQL_OPEN_TABLES,
     SQL_UNFINISHED_HAND,
     SQL_COUNT
@@ -118,16 +118,16 @@ static const char *const sql_text[SQL_COUNT] = {
                            " FROM sessions AS s JOIN players AS p ON p.id = s.player_id WHERE s.token_hash = ?1",
     [SQL_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?1",
     [SQL_PLAYER_EXISTS] = "SELECT 1 FROM players WHERE id = ?1",
-    [SQL_TABLE_INSERT] = "INSERT INTO game_tables (game, options, host_player_id, code, is_public, seats, state, banker,"
-                         " multiplier, hands_played, created_at, updated_at, turn_seconds)"
-                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?13)",
+    [SQL_TABLE_INSERT] = "INSERT INTO game_tables (game, options, host_player_id, code, is_public, seats, state,"
+                         " game_state, hands_played, created_at, updated_at, turn_seconds)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11, ?11, ?13)",
     [SQL_TABLE_UPDATE] = "UPDATE game_tables SET game = ?1, options = ?2, host_player_id = ?3, code = ?4, is_public = ?5,"
-                         " seats = ?6, state = ?7, banker = ?8, multiplier = ?9, hands_played = ?10, updated_at = ?11,"
+                         " seats = ?6, state = ?7, game_state = ?8, hands_played = ?10, updated_at = ?11,"
                          " turn_seconds = ?13 WHERE id = ?12",
     [SQL_HAND_OPEN_ON_TABLE] = "SELECT EXISTS (SELECT 1 FROM game_tables WHERE id = ?1),"
                                " (SELECT number FROM hands WHERE table_id = ?1 AND finished_at IS NULL LIMIT 1)",
-    [SQL_HAND_INSERT] = "INSERT OR FAIL INTO hands (table_id, number, seed, deal, banker, multiplier, started_at)"
-                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    [SQL_HAND_INSERT] = "INSERT OR FAIL INTO hands (table_id, number, seed, deal, game_state, started_at)"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, ?7)",
     [SQL_HAND_STATE] = "SELECT table_id, finished_at IS NULL,"
                        " (SELECT coalesce(max(seq), 0) FROM hand_actions WHERE hand_id = ?1) FROM hands WHERE id = ?1",
     [SQL_ACTION_INSERT] = "INSERT OR FAIL INTO hand_actions (hand_id, seq, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -137,12 +137,12 @@ static const char *const sql_text[SQL_COUNT] = {
                            " (SELECT balance_after FROM ledger WHERE player_id = ?1 ORDER BY id DESC LIMIT 1)",
     [SQL_LEDGER_INSERT] = "INSERT OR FAIL INTO ledger (id, table_id, hand_id, player_id, seat, units, reason, balance_after, at,"
                           " prev_hash, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    [SQL_TABLE_BANKER] = "UPDATE OR FAIL game_tables SET banker = ?2, multiplier = ?3, updated_at = ?4 WHERE id = ?1",
+    [SQL_TABLE_GAME_STATE] = "UPDATE OR FAIL game_tables SET game_state = ?2, updated_at = ?4 WHERE id = ?1",
     /* A hand's start does not touch its table (one page less a hand): the count comes from both. */
-    [SQL_OPEN_TABLES] = "SELECT id, game, options, host_player_id, code, is_public, seats, state, banker, multiplier,"
+    [SQL_OPEN_TABLES] = "SELECT id, game, options, host_player_id, code, is_public, seats, state, game_state,"
                         " max(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0)),"
                         " turn_seconds FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
-    [SQL_UNFINISHED_HAND] = "SELECT id, number, seed, deal, banker, multiplier FROM hands"
+    [SQL_UNFINISHED_HAND] = "SELECT id, number, seed, deal, game_state FROM hands"
                             " WHERE table_id = ?1 AND finished_at IS NULL ORDER BY number LIMIT 1",
 };
 
@@ -203,6 +203,7 @@ struct request {
     int limit;                                   /* history: hands in a page at most */
     char *json_a;                                /* options, deal, action or last action */
     char *json_b;                                /* seats or result */
+    char *json_c;                                /* game state: of the table, the hand, or the next */
 
     /* The answer. */
     int64_t result_id;
@@ -271,6 +272,7 @@ static void forget_history(request *r)
     r->n_summaries = 0;
     store_history_hand_free(r->found_hand);
     r->found_hand = NULL;
+    json_decref(r->summary.game_state);
     json_decref(r->summary.result);
     memset(&r->summary, 0, sizeof r->summary);
 }
@@ -285,6 +287,7 @@ static void request_free(request *r)
     free(r->entries);
     free(r->json_a);
     free(r->json_b);
+    free(r->json_c);
     store_recovery_free(r->recovery);
     forget_history(r);
     free(r);
@@ -622,8 +625,7 @@ static store_status do_table_save(store *s, request *r)
     sqlite3_bind_int(stmt, 5, t->is_public);
     bind_text(stmt, 6, r->json_b);
     bind_text(stmt, 7, t->state);
-    sqlite3_bind_int(stmt, 8, t->banker);
-    sqlite3_bind_int64(stmt, 9, t->multiplier);
+    bind_text(stmt, 8, r->json_c);
     sqlite3_bind_int64(stmt, 10, t->hands_played);
     sqlite3_bind_int64(stmt, 11, options_now_ms(&s->options));
     sqlite3_bind_int(stmt, 13, t->turn_seconds);
@@ -667,8 +669,7 @@ static store_status do_hand_begin(store *s, request *r)
     sqlite3_bind_int64(insert, 2, h->number);
     sqlite3_bind_int64(insert, 3, (int64_t)h->seed); /* the same 64 bits, read back as uint64_t */
     bind_text(insert, 4, r->json_a);
-    sqlite3_bind_int(insert, 5, h->banker);
-    sqlite3_bind_int64(insert, 6, h->multiplier);
+    bind_text(insert, 5, r->json_c);
     sqlite3_bind_int64(insert, 7, options_now_ms(&s->options));
     rc = step_reset(insert);
     if (store_sqlite_status(rc) == STORE_CONFLICT)
@@ -862,16 +863,15 @@ static store_status do_hand_finish(store *s, request *r)
     if (append_ledger(s, r, hs.table_id, now) != STORE_OK)
         return r->error.status;
 
-    sqlite3_stmt *banker = prepare(s, r, SQL_TABLE_BANKER);
-    if (banker == NULL)
+    sqlite3_stmt *state = prepare(s, r, SQL_TABLE_GAME_STATE);
+    if (state == NULL)
         return r->error.status;
-    sqlite3_bind_int64(banker, 1, hs.table_id);
-    sqlite3_bind_int(banker, 2, e->next_banker);
-    sqlite3_bind_int64(banker, 3, e->next_multiplier);
-    sqlite3_bind_int64(banker, 4, now);
-    rc = step_reset(banker);
+    sqlite3_bind_int64(state, 1, hs.table_id);
+    bind_text(state, 2, r->json_c);
+    sqlite3_bind_int64(state, 4, now);
+    rc = step_reset(state);
     if (rc != SQLITE_OK)
-        return sql_fail(s, r, rc, "recording the table's banker");
+        return sql_fail(s, r, rc, "recording the table's game state");
     hand_cache_forget(s, e->hand_id);
     return STORE_OK;
 }
@@ -916,10 +916,11 @@ static store_status read_table_row(request *r, sqlite3_stmt *stmt, store_table *
     if (!parse_seats(sqlite3_column_text(stmt, 6), t->seats))
         return request_fail(r, STORE_CORRUPT, "The seats of table %" PRId64 " in the database are damaged.", t->id);
     copy_column_text(t->state, sizeof t->state, stmt, 7);
-    t->banker = sqlite3_column_int(stmt, 8);
-    t->multiplier = (uint32_t)sqlite3_column_int64(stmt, 9);
-    t->hands_played = sqlite3_column_int64(stmt, 10);
-    t->turn_seconds = sqlite3_column_int(stmt, 11);
+    t->game_state = parse_stored_json(r, sqlite3_column_text(stmt, 8), "game state of table", t->id);
+    if (t->game_state == NULL)
+        return r->error.status;
+    t->hands_played = sqlite3_column_int64(stmt, 9);
+    t->turn_seconds = sqlite3_column_int(stmt, 10);
     return STORE_OK;
 }
 
@@ -946,10 +947,10 @@ static store_status read_unfinished_hand(store *s, request *r, int64_t table_id,
     hand->number = sqlite3_column_int64(stmt, 1);
     hand->seed = (uint64_t)sqlite3_column_int64(stmt, 2);
     hand->deal = parse_stored_json(r, sqlite3_column_text(stmt, 3), "deal of hand", hand->id);
-    hand->banker = sqlite3_column_int(stmt, 4);
-    hand->multiplier = (uint32_t)sqlite3_column_int64(stmt, 5);
+    hand->game_state = hand->deal ? parse_stored_json(r, sqlite3_column_text(stmt, 4), "game state of hand", hand->id)
+                                  : NULL;
     sqlite3_reset(stmt);
-    if (hand->deal == NULL)
+    if (hand->game_state == NULL)
         return r->error.status;
     return store_history_actions(s->history, hand, &r->error);
 }
@@ -1711,6 +1712,12 @@ static char *dump_json(const json_t *value)
     return value ? json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
 }
 
+/* A game state as stored: compact, keys sorted, so that equal states are equal text. */
+static char *dump_state(const json_t *state)
+{
+    return state ? json_dumps(state, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+}
+
 bool store_player_save(store *s, int64_t player_id, const char *nickname, store_id_cb cb, void *ctx)
 {
     request *r = request_new(s, REQ_PLAYER_SAVE, ctx);
@@ -1842,8 +1849,8 @@ static const char *table_problem(const store_table *t)
     if (!store_text_is_clean(t->game, STORE_SHORT_TEXT - 1) || !store_text_is_clean(t->code, STORE_SHORT_TEXT - 1) ||
         !store_text_is_clean(t->state, STORE_SHORT_TEXT - 1))
         return "A table's game, code and state are 1 to 32 bytes of text without control characters.";
-    if (t->banker < -1 || t->banker >= STORE_SEATS || t->multiplier == 0)
-        return "A table's banker is a seat (or -1 before the first hand) and its multiplier is positive.";
+    if (!json_is_object(t->game_state))
+        return "A table's game state is a JSON object.";
     if (t->options != NULL && !json_is_object(t->options))
         return "A table's options are a JSON object.";
     if (t->turn_seconds < TURN_SECONDS_MIN || t->turn_seconds > TURN_SECONDS_MAX)
@@ -1868,8 +1875,10 @@ bool store_table_save(store *s, const store_table *t, store_id_cb cb, void *ctx)
     r->table = *t;
     r->table.options = NULL;
     r->json_a = t->options ? dump_json(t->options) : strdup("{}");
+    r->table.game_state = NULL;
     r->json_b = seats_json(t->seats);
-    if (r->json_a == NULL || r->json_b == NULL)
+    r->json_c = dump_state(t->game_state);
+    if (r->json_a == NULL || r->json_b == NULL || r->json_c == NULL)
         request_fail(r, STORE_INTERNAL, "Out of memory.");
     return submit(r);
 }
@@ -1880,15 +1889,16 @@ bool store_hand_begin(store *s, const store_hand_start *h, store_id_cb cb, void 
     if (r == NULL)
         return false;
     r->cb.id = cb;
-    if (h == NULL || h->table_id <= 0 || h->number <= 0 || h->deal == NULL || !seat_ok(h->banker) ||
-        h->multiplier == 0) {
-        request_fail(r, STORE_INVALID,
-                     "A hand needs its table, a number from 1, a deal, a banker seat and a positive multiplier.");
+    if (h == NULL || h->table_id <= 0 || h->number <= 0 || h->deal == NULL || !json_is_object(h->game_state)) {
+        request_fail(r, STORE_INVALID, "A hand needs its table, a number from 1, a deal and a game state (a JSON object).");
         return submit(r);
     }
     r->hand = *h;
     r->hand.deal = NULL;
-    if ((r->json_a = dump_json(h->deal)) == NULL)
+    r->hand.game_state = NULL;
+    r->json_a = dump_json(h->deal);
+    r->json_c = dump_state(h->game_state);
+    if (r->json_a == NULL || r->json_c == NULL)
         request_fail(r, STORE_INTERNAL, "Out of memory.");
     return submit(r);
 }
@@ -1932,8 +1942,8 @@ static const char *hand_end_problem(const store_hand_end *e)
         return "A hand's end needs its hand and its result.";
     if (e->last_seq < 0 || (e->last_seq > 0 && (e->last_action == NULL || !seat_ok(e->last_seat))))
         return "The last action needs its number, seat and action (or number 0 when no action ended the hand).";
-    if (!seat_ok(e->next_banker) || e->next_multiplier == 0)
-        return "The next banker is a seat and the next multiplier is positive.";
+    if (!json_is_object(e->next_game_state))
+        return "The table's next game state is a JSON object.";
     return ledger_problem(e->entries, e->n_entries);
 }
 
@@ -1952,11 +1962,14 @@ bool store_hand_finish(store *s, const store_hand_end *e, store_done_cb cb, void
     r->end.last_action = NULL;
     r->end.result = NULL;
     r->end.entries = NULL;
+    r->end.next_game_state = NULL;
     if (e->n_entries > 0 && (r->entries = malloc(e->n_entries * sizeof *r->entries)) != NULL)
         memcpy(r->entries, e->entries, e->n_entries * sizeof *r->entries);
     r->json_a = e->last_seq > 0 ? dump_json(e->last_action) : NULL;
     r->json_b = dump_json(e->result);
-    if ((e->n_entries > 0 && r->entries == NULL) || (e->last_seq > 0 && r->json_a == NULL) || r->json_b == NULL)
+    r->json_c = dump_state(e->next_game_state);
+    if ((e->n_entries > 0 && r->entries == NULL) || (e->last_seq > 0 && r->json_a == NULL) || r->json_b == NULL ||
+        r->json_c == NULL)
         request_fail(r, STORE_INTERNAL, "Out of memory.");
     return submit(r);
 }

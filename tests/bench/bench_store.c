@@ -2,13 +2,15 @@
  * bench_store — settled hands per second through the real store path (store.h on SQLite), and
  * the cost of recovering an unfinished hand after a restart.
  *
- * Hands are real Tien Gow hands (game_tiengow, bots on every seat), played once beforehand so the
- * figure is the store's, not the engine's. Bots play pairs and quartets as one action, so their
+ * Hands are real Tien Gow hands (the engine and its bot on every seat, with the wire format of
+ * protocol/tg_json: what games/tiengow writes), played once beforehand so the figure is the
+ * store's, not the engine's. The bench speaks to the engine directly, so that it builds with the
+ * store alone. Bots play pairs and quartets as one action, so their
  * hands have about 22 actions; the main figure stretches each hand to 30 actions by repeating its
  * own actions (the store does not read them), the second uses the hands as played. Then many tables run at once
  * on one uv loop, each as a room does: start the hand, then each action is sent only once the
  * previous one is committed (a client never sees what the database does not hold), and the last
- * action goes with the result, the ledger rows and the table's new banker in one request.
+ * action goes with the result, the ledger rows and the table's new game state in one request.
  * Concurrent tables are what lets the store thread group their writes into one commit.
  *
  * Recovery: tables are left mid-hand, the store is closed and opened again, and we time
@@ -31,24 +33,27 @@
 
 #include <uv.h>
 
-#include "game.h"
 #include "store.h"
+#include "tg_bot.h"
 #include "tg_hand.h"
+#include "tg_json.h"
+#include "tg_view.h"
 
 #define RECORDED_HANDS 256
 #define MAX_ACTIONS 128
 
+#define SEATS TG_SEATS
+
 typedef struct recorded_hand {
     uint64_t seed;
-    int banker;
+    json_t *game_state; /* {"banker":b,"multiplier":2}, as games/tiengow keeps it */
     json_t *deal;
     size_t n_actions;
     json_t *actions[MAX_ACTIONS];
     int seats[MAX_ACTIONS];
     json_t *result;
-    int64_t net[GAME_SEATS];
-    int next_banker;
-    uint32_t next_multiplier;
+    int64_t net[SEATS];
+    json_t *next_game_state;
 } recorded_hand;
 
 typedef struct bench bench;
@@ -56,7 +61,7 @@ typedef struct bench bench;
 typedef struct bench_table {
     bench *b;
     int64_t id;
-    int64_t players[GAME_SEATS - 1]; /* seat 3 is a bot */
+    int64_t players[SEATS - 1]; /* seat 3 is a bot */
     int64_t number;
     int64_t hand_id;
     const recorded_hand *hand;
@@ -118,42 +123,70 @@ static json_t *deal_json(uint64_t seed)
     return seats;
 }
 
-static bool record_hand(const json_t *options, uint64_t seed, recorded_hand *out)
+static json_t *state_json(int banker, uint32_t multiplier)
 {
-    const game_ops *g = &game_tiengow;
+    return json_pack("{s:i, s:I}", "banker", banker, "multiplier", (json_int_t)multiplier);
+}
+
+/* A hand's result as games/tiengow records it (the same keys and sizes). */
+static json_t *result_json(const tg_state *st)
+{
+    const tg_result *r = &st->result;
+    json_t *qin = r->qin_captured >= 0 ? json_pack("{s:i}", "captured", r->qin_captured) : json_null();
+    return json_pack("{s:i, s:I, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:I}", "banker", st->banker, "multiplier",
+                     (json_int_t)st->multiplier, "qin", qin, "winner", r->winner, "stacks",
+                     tgj_stacks_to_json(r->stacks), "endings", tgj_endings_to_json(r->endings), "bonuses",
+                     tgj_bonuses_to_json(st->bonuses, st->n_bonuses, 1), "payments",
+                     tgj_payments_to_json(&r->settlement, 1), "net", tgj_net_to_json(r->net, 1), "next_banker",
+                     r->next_banker, "next_multiplier", (json_int_t)r->next_multiplier);
+}
+
+/* The bot's action for the seat to act, as a client sends it: {"play":[tiles]} or {"discard":[…]}. */
+static json_t *bot_action(const tg_state *st, tg_action *out)
+{
+    tg_view view;
+    tg_view_of(st, st->to_act, &view);
+    if (!tg_bot_choose(&view, out))
+        return NULL;
+    return json_pack("{s:o}", out->kind == TG_PLAY ? "play" : "discard", tgj_tiles_to_json(out->tiles, out->n));
+}
+
+static bool record_hand(const tg_options *options, uint64_t seed, recorded_hand *out)
+{
     memset(out, 0, sizeof *out);
     out->seed = seed;
-    out->banker = g->first_banker(seed);
+    const int banker = tg_first_banker(seed);
+    out->game_state = state_json(banker, 2);
     out->deal = deal_json(seed);
-    game_hand *hand = g->hand_new(options, seed, out->banker, 2);
-    char msg[GAME_MESSAGE_SIZE];
-    while (hand != NULL && !g->is_over(hand) && out->n_actions < MAX_ACTIONS) {
-        int seat = g->to_act(hand);
-        json_t *action = g->bot_action(hand, seat);
-        if (g->act(hand, seat, action, msg, sizeof msg) != NULL) {
-            fprintf(stderr, "bench_store: the engine refused its bot's action: %s\n", msg);
-            json_decref(action);
-            break;
+    uint8_t deal[TG_SEATS][TG_HAND_TILES];
+    tg_deal(seed, deal);
+    tg_state st;
+    if (tg_start(&st, options, banker, 2, (const uint8_t(*)[TG_HAND_TILES])deal) != TG_OK)
+        return false;
+    while (!tg_is_over(&st) && out->n_actions < MAX_ACTIONS) {
+        const int seat = st.to_act;
+        tg_action action;
+        json_t *json = bot_action(&st, &action);
+        if (json == NULL || tg_apply_action(&st, &action) != TG_OK) {
+            fprintf(stderr, "bench_store: the engine refused its bot's action\n");
+            json_decref(json);
+            return false;
         }
         out->seats[out->n_actions] = seat;
-        out->actions[out->n_actions++] = action;
+        out->actions[out->n_actions++] = json;
     }
-    bool ok = hand != NULL && g->is_over(hand);
-    if (ok) {
-        game_result r;
-        g->result(hand, &r);
-        memcpy(out->net, r.net, sizeof out->net);
-        out->next_banker = r.next_banker;
-        out->next_multiplier = r.next_multiplier;
-        out->result = g->result_json(hand);
-    }
-    if (hand)
-        g->hand_free(hand);
-    return ok;
+    if (!tg_is_over(&st))
+        return false;
+    memcpy(out->net, st.result.net, sizeof out->net);
+    out->next_game_state = state_json(st.result.next_banker, st.result.next_multiplier);
+    out->result = result_json(&st);
+    return true;
 }
 
 static void free_recorded(recorded_hand *h)
 {
+    json_decref(h->game_state);
+    json_decref(h->next_game_state);
     json_decref(h->deal);
     json_decref(h->result);
     for (size_t i = 0; i < h->n_actions; i++)
@@ -187,7 +220,7 @@ static bool setup_table(bench *b, bench_table *t, int index)
 {
     memset(t, 0, sizeof *t);
     t->b = b;
-    for (int s = 0; s < GAME_SEATS - 1; s++) {
+    for (int s = 0; s < SEATS - 1; s++) {
         char name[32];
         snprintf(name, sizeof name, "p%d-%d", index, s);
         id_answer a = {0};
@@ -202,10 +235,10 @@ static bool setup_table(bench *b, bench_table *t, int index)
     snprintf(row.state, sizeof row.state, "playing");
     row.options = b->options;
     row.host_player_id = t->players[0];
-    for (int s = 0; s < GAME_SEATS - 1; s++)
+    for (int s = 0; s < SEATS - 1; s++)
         row.seats[s].player_id = t->players[s];
-    row.seats[GAME_SEATS - 1].bot = true;
-    row.multiplier = 2;
+    row.seats[SEATS - 1].bot = true;
+    row.game_state = b->hands[0].game_state;
     row.turn_seconds = 30;
     id_answer a = {0};
     store_table_save(b->st, &row, on_id, &a);
@@ -256,9 +289,9 @@ static void on_begun(void *ctx, const store_error *error, int64_t id)
 static void finish_hand(bench_table *t)
 {
     const recorded_hand *h = t->hand;
-    store_ledger_entry rows[GAME_SEATS];
-    for (int s = 0; s < GAME_SEATS; s++) {
-        rows[s] = (store_ledger_entry){.player_id = s < GAME_SEATS - 1 ? t->players[s] : 0, .seat = s,
+    store_ledger_entry rows[SEATS];
+    for (int s = 0; s < SEATS; s++) {
+        rows[s] = (store_ledger_entry){.player_id = s < SEATS - 1 ? t->players[s] : 0, .seat = s,
                                        .units = h->net[s]};
         snprintf(rows[s].reason, sizeof rows[s].reason, "settle");
     }
@@ -270,9 +303,8 @@ static void finish_hand(bench_table *t)
         .last_action = last ? h->actions[(last - 1) % h->n_actions] : NULL,
         .result = h->result,
         .entries = rows,
-        .n_entries = GAME_SEATS,
-        .next_banker = h->next_banker,
-        .next_multiplier = h->next_multiplier,
+        .n_entries = SEATS,
+        .next_game_state = h->next_game_state,
     };
     store_hand_finish(t->b->st, &end, on_finished, t);
 }
@@ -309,7 +341,7 @@ static void start_hand(bench_table *t)
     b->started++;
     t->number++;
     store_hand_start h = {.table_id = t->id, .number = t->number, .seed = t->hand->seed, .deal = t->hand->deal,
-                          .banker = t->hand->banker, .multiplier = 2};
+                          .game_state = t->hand->game_state};
     store_hand_begin(b->st, &h, on_begun, t);
 }
 
@@ -405,29 +437,55 @@ static bool run_verify(bench *b, const char *path)
     return true;
 }
 
+/* Applies a stored action ({"play":[tiles]} without its seat) for seat, as games/tiengow does. */
+static bool replay_action(tg_state *st, int seat, const json_t *action)
+{
+    json_t *with_seat = json_copy((json_t *)action);
+    char msg[TGJ_MESSAGE_SIZE];
+    tgj_action parsed;
+    tg_action engine;
+    bool ok = with_seat != NULL && json_object_set_new(with_seat, "seat", json_integer(seat)) == 0 &&
+              tgj_parse_action(with_seat, "action", &parsed, msg, sizeof msg) == TGJ_OK &&
+              tgj_action_to_engine(&parsed, &engine) && st->to_act == seat && tg_apply_action(st, &engine) == TG_OK;
+    json_decref(with_seat);
+    return ok;
+}
+
+/* Rebuilds one hand from its table's options, its seed, its game state and its actions. */
+static bool replay_hand(const json_t *options_json, const store_hand *h)
+{
+    tg_options options;
+    int64_t stake;
+    char msg[TGJ_MESSAGE_SIZE];
+    const json_t *banker = json_object_get(h->game_state, "banker");
+    const json_t *multiplier = json_object_get(h->game_state, "multiplier");
+    if (tgj_parse_options(options_json, &options, &stake, msg, sizeof msg) != TGJ_OK || !json_is_integer(banker) ||
+        !json_is_integer(multiplier))
+        return false;
+    uint8_t deal[TG_SEATS][TG_HAND_TILES];
+    tg_deal(h->seed, deal);
+    tg_state st;
+    if (tg_start(&st, &options, (int)json_integer_value(banker), (uint32_t)json_integer_value(multiplier),
+                 (const uint8_t(*)[TG_HAND_TILES])deal) != TG_OK)
+        return false;
+    for (size_t k = 0; k < h->n_actions; k++) {
+        if (!replay_action(&st, h->actions[k].seat, h->actions[k].action)) {
+            fprintf(stderr, "bench_store: replay of hand %" PRId64 " refused at action %zu\n", h->id, k + 1);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Rebuilds every unfinished hand with the engine; false if it refuses an action. */
 static bool replay_all(const store_recovery *rec, size_t *replayed, size_t *actions)
 {
-    const game_ops *g = &game_tiengow;
-    char msg[GAME_MESSAGE_SIZE];
     for (size_t i = 0; i < rec->n_tables; i++) {
         const store_hand *h = rec->tables[i].hand;
         if (h == NULL)
             continue;
-        json_t *options = g->options_parse(rec->tables[i].table.options, msg, sizeof msg);
-        game_hand *hand = options ? g->hand_new(options, h->seed, h->banker, h->multiplier) : NULL;
-        json_decref(options);
-        if (hand == NULL)
+        if (!replay_hand(rec->tables[i].table.options, h))
             return false;
-        for (size_t k = 0; k < h->n_actions; k++) {
-            if (g->to_act(hand) != h->actions[k].seat ||
-                g->act(hand, h->actions[k].seat, h->actions[k].action, msg, sizeof msg) != NULL) {
-                fprintf(stderr, "bench_store: replay of hand %" PRId64 " refused at action %zu\n", h->id, k + 1);
-                g->hand_free(hand);
-                return false;
-            }
-        }
-        g->hand_free(hand);
         (*replayed)++;
         *actions += h->n_actions;
     }
@@ -512,11 +570,15 @@ int main(int argc, char **argv)
 
     static bench b;
     uv_loop_init(&b.loop);
-    char msg[GAME_MESSAGE_SIZE];
-    b.options = game_tiengow.options_parse(NULL, msg, sizeof msg);
+    char msg[TGJ_MESSAGE_SIZE];
+    tg_options options;
+    int64_t stake;
+    if (tgj_parse_options(NULL, &options, &stake, msg, sizeof msg) != TGJ_OK)
+        return 1;
+    b.options = tgj_options_to_json(&options, stake);
     size_t total_actions = 0;
     for (int i = 0; i < RECORDED_HANDS; i++) {
-        if (!record_hand(b.options, 0x5eed0000u + (uint64_t)i, &b.hands[i]))
+        if (!record_hand(&options, 0x5eed0000u + (uint64_t)i, &b.hands[i]))
             return 1;
         total_actions += b.hands[i].n_actions;
     }

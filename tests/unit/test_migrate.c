@@ -208,7 +208,9 @@ START_TEST(test_upgrade_from_0001_keeps_the_rows_and_gives_tables_a_30_second_tu
     ck_assert_int_eq(to, (int)count);
     ck_assert_int_eq(db_int(db, "SELECT count(*) FROM game_tables"), 2);
     ck_assert_int_eq(db_int(db, "SELECT count(*) FROM game_tables WHERE turn_seconds = 30"), 2);
-    ck_assert_int_eq(db_int(db, "SELECT banker * 100 + multiplier FROM game_tables WHERE code = 'OLD1'"), 204);
+    char state[64];
+    db_text(db, "SELECT game_state FROM game_tables WHERE code = 'OLD1'", state, sizeof state);
+    ck_assert_str_eq(state, "{\"banker\":2,\"multiplier\":4}");
     ck_assert_int_eq(db_int(db, "SELECT count(*) FROM players WHERE nickname = 'Lan'"), 1);
     ck_assert_int_eq(db_int(db, "SELECT seed FROM hands WHERE id = 11"), 42);
 
@@ -220,6 +222,97 @@ START_TEST(test_upgrade_from_0001_keeps_the_rows_and_gives_tables_a_30_second_tu
     db_exec(db, "UPDATE game_tables SET turn_seconds = 3600 WHERE id = 3; UPDATE game_tables SET turn_seconds = 1"
                 " WHERE id = 4;");
     ck_assert_int_eq(db_int(db, "SELECT sum(turn_seconds) FROM game_tables"), 3601);
+}
+END_TEST
+
+/* The rows of a table as text (each column quoted, so NULL and '' differ), in a fixed order. */
+static void table_rows(const char *table, const char *columns, char *out, size_t cap)
+{
+    char expr[1024] = "", list[512];
+    snprintf(list, sizeof list, "%s", columns);
+    for (char *save = NULL, *col = strtok_r(list, ", ", &save); col != NULL; col = strtok_r(NULL, ", ", &save)) {
+        size_t used = strlen(expr);
+        snprintf(expr + used, sizeof expr - used, "%squote(%s)", used ? " || ',' || " : "", col);
+    }
+    char sql[1536];
+    snprintf(sql, sizeof sql, "SELECT group_concat(r, '|') FROM (SELECT %s AS r FROM %s ORDER BY 1)", expr, table);
+    db_text(db, sql, out, cap);
+}
+
+/* A version-2 database with rows in every table (two tables, three hands, actions, a ledger, a
+ * session), brought to the current version: every row is kept, each table and hand has its banker
+ * and multiplier as its game state, and the two columns are gone. */
+START_TEST(test_upgrade_from_0002_moves_banker_and_multiplier_into_the_game_state_and_keeps_every_row)
+{
+    size_t count = 0;
+    const migrate_step *steps = migrate_builtin(&count);
+    ck_assert_uint_ge(count, 3);
+    ck_assert_str_eq(steps[2].name, "game_state");
+    store_error error;
+    ck_assert_int_eq(migrate_apply(db, steps, 2, NULL, NULL, &error), STORE_OK);
+    db_exec(db,
+            "INSERT INTO players (id, kind, nickname, account_name, password_hash, created_at, last_seen_at) VALUES"
+            " (7, 'guest', 'Lan', NULL, NULL, 1, 2), (8, 'account', 'Mei', 'Mei', '$argon2id$x', 3, 4);"
+            "INSERT INTO sessions (token_hash, player_id, created_at, expires_at) VALUES (x'0102', 8, 5, 6);"
+            "INSERT INTO game_tables (id, game, options, host_player_id, code, is_public, seats, state, banker,"
+            " multiplier, hands_played, created_at, updated_at, turn_seconds) VALUES"
+            " (3, 'tiengow', '{\"stake\":1}', 7, 'OLD1', 1, '[7,\"bot\",8,null]', 'playing', 2, 4, 2, 1, 9, 45),"
+            " (4, 'tiengow', '{}', NULL, 'OLD2', 0, '[null,null,null,null]', 'closed', -1, 2, 0, 1, 1, 30);"
+            "INSERT INTO hands (id, table_id, number, seed, deal, banker, multiplier, started_at, result, finished_at)"
+            " VALUES (11, 3, 1, 42, '[[1]]', 1, 2, 5, '{\"winner\":0}', 6), (12, 3, 2, -5, '[[2]]', 2, 4, 7, NULL, NULL),"
+            " (13, 4, 1, 9, '[]', 0, 8, 8, '{}', 9);"
+            "INSERT INTO hand_actions (id, hand_id, seq, seat, action, at) VALUES"
+            " (1, 11, 1, 1, '{\"play\":[3]}', 5), (2, 12, 1, 2, '{\"play\":[4]}', 7), (3, 12, 2, 3, '{}', 8);"
+            "INSERT INTO ledger (id, table_id, hand_id, player_id, seat, units, reason, balance_after, at, prev_hash,"
+            " hash) VALUES (1, 3, 11, 7, 0, 2, 'settle', 2, 6, 'p1', 'h1'), (2, 3, 11, NULL, 1, -2, 'settle', NULL, 6,"
+            " 'h1', 'h2');");
+    const struct {
+        const char *table, *columns;
+    } kept[] = {
+        {"players", "id, kind, nickname, account_name, password_hash, is_admin, created_at, last_seen_at"},
+        {"sessions", "hex(token_hash), player_id, created_at, expires_at"},
+        {"game_tables", "id, game, options, host_player_id, code, is_public, seats, state, hands_played, created_at,"
+                        " updated_at, turn_seconds"},
+        {"hands", "id, table_id, number, seed, deal, started_at, result, finished_at"},
+        {"hand_actions", "id, hand_id, seq, seat, action, at"},
+        {"ledger", "id, table_id, hand_id, player_id, seat, units, reason, balance_after, at, prev_hash, hash"},
+    };
+    enum { N_KEPT = sizeof kept / sizeof kept[0] };
+    char before[N_KEPT][1024];
+    for (size_t i = 0; i < N_KEPT; i++)
+        table_rows(kept[i].table, kept[i].columns, before[i], sizeof before[i]);
+
+    int from = -1, to = -1;
+    ck_assert_int_eq(migrate_apply(db, steps, count, &from, &to, &error), STORE_OK);
+    ck_assert_int_eq(from, 2);
+    ck_assert_int_eq(to, (int)count);
+    for (size_t i = 0; i < N_KEPT; i++) {
+        char after[1024];
+        table_rows(kept[i].table, kept[i].columns, after, sizeof after);
+        ck_assert_msg(strcmp(before[i], after) == 0, "%s: %s became %s", kept[i].table, before[i], after);
+    }
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM players") + db_int(db, "SELECT count(*) FROM ledger"), 4);
+
+    char states[256];
+    db_text(db, "SELECT group_concat(id || '=' || game_state, ' ') FROM (SELECT id, game_state FROM game_tables"
+                " ORDER BY id)", states, sizeof states);
+    ck_assert_str_eq(states, "3={\"banker\":2,\"multiplier\":4} 4={\"banker\":-1,\"multiplier\":2}");
+    db_text(db, "SELECT group_concat(id || '=' || game_state, ' ') FROM (SELECT id, game_state FROM hands ORDER BY id)",
+            states, sizeof states);
+    ck_assert_str_eq(states, "11={\"banker\":1,\"multiplier\":2} 12={\"banker\":2,\"multiplier\":4}"
+                             " 13={\"banker\":0,\"multiplier\":8}");
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM pragma_table_info('game_tables') WHERE name IN ('banker',"
+                                " 'multiplier')"), 0);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM pragma_table_info('hands') WHERE name IN ('banker',"
+                                " 'multiplier')"), 0);
+    /* The schema keeps a game state an object from now on. */
+    ck_assert_int_ne(sqlite3_exec(db, "UPDATE game_tables SET game_state = '[1]' WHERE id = 3", NULL, NULL, NULL),
+                     SQLITE_OK);
+    ck_assert_int_ne(sqlite3_exec(db, "UPDATE hands SET game_state = 'not json' WHERE id = 11", NULL, NULL, NULL),
+                     SQLITE_OK);
+    char integrity[32];
+    db_text(db, "PRAGMA integrity_check", integrity, sizeof integrity);
+    ck_assert_str_eq(integrity, "ok");
 }
 END_TEST
 
@@ -248,6 +341,9 @@ START_TEST(test_store_open_upgrades_a_0001_database_and_recovers_its_tables)
     ck_assert_str_eq(t->code, "OLD1");
     ck_assert_int_eq(t->turn_seconds, 30);
     ck_assert_int_eq(t->hands_played, 9);
+    char *state = json_dumps(t->game_state, JSON_COMPACT | JSON_SORT_KEYS);
+    ck_assert_str_eq(state, "{\"banker\":2,\"multiplier\":4}");
+    free(state);
     ck_assert_str_eq(t->seats[0].nickname, "Lan");
     ck_assert(t->seats[1].bot);
     store_recovery_free(r);
@@ -274,6 +370,7 @@ int main(void)
     tcase_add_test(tc, test_store_open_refuses_a_database_newer_than_the_binary);
     tcase_add_test(tc, test_upgrade_from_0001_keeps_the_rows_and_gives_tables_a_30_second_turn_timer);
     tcase_add_test(tc, test_store_open_upgrades_a_0001_database_and_recovers_its_tables);
+    tcase_add_test(tc, test_upgrade_from_0002_moves_banker_and_multiplier_into_the_game_state_and_keeps_every_row);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

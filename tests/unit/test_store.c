@@ -33,6 +33,25 @@ static _Atomic int64_t fake_now_ms;
 static scratch_dir dir;
 static uv_loop_t loop;
 static store *st;
+static json_t *next_state; /* a table's game state after a hand, where a test does not care which */
+
+/* Tien Gow's table state, as the game writes it (the store carries it opaque). */
+static json_t *game_state(int banker, int multiplier)
+{
+    return json_pack("{s:i, s:i}", "banker", banker, "multiplier", multiplier);
+}
+
+/* A game state as compact text with sorted keys, in a static buffer ("" for NULL). */
+static const char *state_text(const json_t *state)
+{
+    static char text[4][128];
+    static int next;
+    char *out = text[next++ % 4];
+    char *dumped = state ? json_dumps(state, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    snprintf(out, sizeof text[0], "%s", dumped ? dumped : "");
+    free(dumped);
+    return out;
+}
 
 static int64_t fake_clock(void *ctx)
 {
@@ -71,10 +90,13 @@ static void setup(void)
     ck_assert_int_eq(uv_loop_init(&loop), 0);
     store_options o = test_options();
     st = open_store(&o);
+    next_state = game_state(0, 2);
 }
 
 static void teardown(void)
 {
+    json_decref(next_state);
+    next_state = NULL;
     if (st != NULL)
         close_store();
     uv_run(&loop, UV_RUN_DEFAULT);
@@ -187,8 +209,7 @@ static store_table table_template(const char *code)
     snprintf(t.game, sizeof t.game, "tiengow");
     snprintf(t.code, sizeof t.code, "%s", code);
     snprintf(t.state, sizeof t.state, "waiting");
-    t.banker = 0;
-    t.multiplier = 2;
+    t.game_state = next_state;
     t.turn_seconds = 30;
     return t;
 }
@@ -212,11 +233,12 @@ static int64_t new_table(const char *code)
 static answer begin_hand_as(int64_t table_id, int64_t number, uint64_t seed, int banker, uint32_t multiplier)
 {
     json_t *deal = json_loads("[[1,2],[3,4],[5,6],[7,8]]", 0, NULL);
-    store_hand_start h = {.table_id = table_id, .number = number, .seed = seed, .deal = deal, .banker = banker,
-                          .multiplier = multiplier};
+    json_t *state = game_state(banker, (int)multiplier);
+    store_hand_start h = {.table_id = table_id, .number = number, .seed = seed, .deal = deal, .game_state = state};
     answer a = {0};
     ck_assert(store_hand_begin(st, &h, on_id, &a));
     json_decref(deal);
+    json_decref(state);
     wait_for(&a);
     return a;
 }
@@ -251,19 +273,21 @@ static store_ledger_entry entry(int64_t player_id, int seat, int64_t units, cons
     return e;
 }
 
-/* Ends a hand with last action seq (0: none), the entries, and banker/multiplier for the table. */
+/* Ends a hand with last action seq (0: none), the entries, and the table's next game state. */
 static answer finish(int64_t hand_id, int64_t last_seq, const store_ledger_entry *entries, size_t n, int banker,
                      uint32_t multiplier)
 {
     json_t *last = json_pack("{s:[I]}", "play", (json_int_t)last_seq);
     json_t *result = json_pack("{s:s}", "winner", "seat 0");
+    json_t *state = game_state(banker, (int)multiplier);
     store_hand_end e = {.hand_id = hand_id, .last_seq = last_seq, .last_seat = (int)((last_seq + 3) % 4),
                         .last_action = last, .result = result, .entries = entries, .n_entries = n,
-                        .next_banker = banker, .next_multiplier = multiplier};
+                        .next_game_state = state};
     answer a = {0};
     ck_assert(store_hand_finish(st, &e, on_done, &a));
     json_decref(last);
     json_decref(result);
+    json_decref(state);
     wait_for(&a);
     return a;
 }
@@ -565,11 +589,11 @@ START_TEST(test_table_fields_come_back_in_recovery)
     t.seats[0].player_id = host;
     t.seats[1].bot = true;
     t.seats[3].player_id = other;
-    t.banker = 3;
-    t.multiplier = 4;
+    t.game_state = json_pack("{s:i, s:i, s:[i]}", "multiplier", 4, "banker", 3, "extra", 1);
     t.hands_played = 7;
     answer a = save_table(&t);
     json_decref(t.options);
+    json_decref(t.game_state);
     expect_ok(&a);
 
     store_recovery *r = recover();
@@ -588,10 +612,88 @@ START_TEST(test_table_fields_come_back_in_recovery)
     ck_assert_int_eq(back->seats[2].player_id, 0);
     ck_assert(!back->seats[2].bot);
     ck_assert_int_eq(back->seats[3].player_id, other);
-    ck_assert_int_eq(back->banker, 3);
-    ck_assert_uint_eq(back->multiplier, 4);
+    ck_assert_str_eq(state_text(back->game_state), "{\"banker\":3,\"extra\":[1],\"multiplier\":4}");
     ck_assert_int_eq(back->hands_played, 7);
     ck_assert_ptr_null(r->tables[0].hand);
+    store_recovery_free(r);
+}
+END_TEST
+
+START_TEST(test_a_game_state_is_stored_as_compact_json_with_sorted_keys)
+{
+    store_table t = table_template("SORT");
+    t.game_state = json_pack("{s:i, s:i, s:{s:i, s:i}}", "multiplier", 4, "banker", 3, "z", "b", 1, "a", 2);
+    answer a = save_table(&t);
+    json_decref(t.game_state);
+    expect_ok(&a);
+    char text[128];
+    sqlite3 *db = db_open(dir.db);
+    db_text(db, "SELECT game_state FROM game_tables", text, sizeof text);
+    ck_assert_str_eq(text, "{\"banker\":3,\"multiplier\":4,\"z\":{\"a\":2,\"b\":1}}");
+
+    json_t *deal = json_array();
+    json_t *state = json_pack("{s:i, s:i}", "multiplier", 2, "banker", 1);
+    store_hand_start h = {.table_id = a.id, .number = 1, .seed = 5, .deal = deal, .game_state = state};
+    answer begun = {0};
+    ck_assert(store_hand_begin(st, &h, on_id, &begun));
+    wait_for(&begun);
+    expect_ok(&begun);
+    db_text(db, "SELECT game_state FROM hands", text, sizeof text);
+    ck_assert_str_eq(text, "{\"banker\":1,\"multiplier\":2}");
+
+    json_t *result = json_object();
+    store_hand_end e = {.hand_id = begun.id, .result = result, .next_game_state = state};
+    answer finished = {0};
+    ck_assert(store_hand_finish(st, &e, on_done, &finished));
+    wait_for(&finished);
+    expect_ok(&finished);
+    db_text(db, "SELECT game_state FROM game_tables", text, sizeof text);
+    ck_assert_str_eq(text, "{\"banker\":1,\"multiplier\":2}");
+    sqlite3_close(db);
+    json_decref(deal);
+    json_decref(state);
+    json_decref(result);
+}
+END_TEST
+
+START_TEST(test_a_game_state_that_is_not_a_json_object_is_refused)
+{
+    json_t *not_objects[] = {NULL, json_array(), json_integer(3), json_string("banker"), json_null()};
+    const size_t n = sizeof not_objects / sizeof not_objects[0];
+    store_table t = table_template("BADS");
+    for (size_t i = 0; i < n; i++) {
+        t.game_state = not_objects[i];
+        answer a = save_table(&t);
+        ck_assert_msg(a.error.status == STORE_INVALID, "case %zu: %s", i, store_status_name(a.error.status));
+        ck_assert_ptr_nonnull(strstr(a.error.message, "game state"));
+    }
+    int64_t table = new_table("GOOD");
+    int64_t hand = new_hand(table, 1);
+    json_t *deal = json_array(), *result = json_object();
+    for (size_t i = 0; i < n; i++) {
+        store_hand_start h = {.table_id = table, .number = 2, .seed = 5, .deal = deal, .game_state = not_objects[i]};
+        answer begun = {0};
+        ck_assert(store_hand_begin(st, &h, on_id, &begun));
+        wait_for(&begun);
+        ck_assert_int_eq(begun.error.status, STORE_INVALID);
+        ck_assert_ptr_nonnull(strstr(begun.error.message, "game state"));
+        store_hand_end e = {.hand_id = hand, .result = result, .next_game_state = not_objects[i]};
+        answer finished = {0};
+        ck_assert(store_hand_finish(st, &e, on_done, &finished));
+        wait_for(&finished);
+        ck_assert_int_eq(finished.error.status, STORE_INVALID);
+        ck_assert_ptr_nonnull(strstr(finished.error.message, "game state"));
+    }
+    for (size_t i = 0; i < n; i++)
+        json_decref(not_objects[i]);
+    json_decref(deal);
+    json_decref(result);
+    /* Nothing was written: one table (the good one), its hand still open, no other hand. */
+    store_recovery *r = recover();
+    ck_assert_uint_eq(r->n_tables, 1);
+    ck_assert_ptr_nonnull(r->tables[0].hand);
+    ck_assert_int_eq(r->tables[0].hand->id, hand);
+    ck_assert_str_eq(state_text(r->tables[0].table.game_state), "{\"banker\":0,\"multiplier\":2}");
     store_recovery_free(r);
 }
 END_TEST
@@ -637,8 +739,7 @@ START_TEST(test_a_hands_actions_come_back_in_order_for_recovery)
     ck_assert_int_eq(h->id, hand);
     ck_assert_int_eq(h->number, 1);
     ck_assert(h->seed == UINT64_C(0xfedcba9876543210));
-    ck_assert_int_eq(h->banker, 1);
-    ck_assert_uint_eq(h->multiplier, 2);
+    ck_assert_str_eq(state_text(h->game_state), "{\"banker\":1,\"multiplier\":2}");
     ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(h->deal, 3), 1)), 8);
     ck_assert_uint_eq(h->n_actions, 30);
     for (size_t i = 0; i < h->n_actions; i++) {
@@ -703,7 +804,7 @@ END_TEST
 
 /* ---- The end of a hand and the ledger ---- */
 
-START_TEST(test_finishing_writes_the_last_action_result_ledger_and_banker)
+START_TEST(test_finishing_writes_the_last_action_result_ledger_and_game_state)
 {
     int64_t a = guest("A"), b = guest("B"), c = guest("C");
     int64_t table = new_table("FINI");
@@ -724,8 +825,10 @@ START_TEST(test_finishing_writes_the_last_action_result_ledger_and_banker)
     ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger"), 4);
     ck_assert_int_eq(db_int(db, "SELECT sum(units) FROM ledger"), 0);
     ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger WHERE player_id IS NULL AND balance_after IS NULL"), 1);
-    snprintf(sql, sizeof sql, "SELECT banker * 100 + multiplier FROM game_tables WHERE id = %" PRId64, table);
-    ck_assert_int_eq(db_int(db, sql), 304);
+    snprintf(sql, sizeof sql, "SELECT game_state FROM game_tables WHERE id = %" PRId64, table);
+    char state[64];
+    db_text(db, sql, state, sizeof state);
+    ck_assert_str_eq(state, "{\"banker\":3,\"multiplier\":4}"); /* compact, keys sorted */
     sqlite3_close(db);
 }
 END_TEST
@@ -931,13 +1034,12 @@ START_TEST(test_the_end_of_a_hand_is_all_or_nothing)
     ck_assert_int_ne(failed.error.status, STORE_OK);
     ck_assert_ptr_nonnull(strstr(failed.error.message, "injected failure"));
 
-    /* Nothing of the end is visible: no second action, no result, no ledger row, same banker. */
+    /* Nothing of the end is visible: no second action, no result, no ledger row, same game state. */
     store_recovery *r = recover();
     ck_assert_uint_eq(r->n_tables, 1);
     ck_assert_ptr_nonnull(r->tables[0].hand);
     ck_assert_uint_eq(r->tables[0].hand->n_actions, 1);
-    ck_assert_int_eq(r->tables[0].table.banker, 0);
-    ck_assert_uint_eq(r->tables[0].table.multiplier, 2);
+    ck_assert_str_eq(state_text(r->tables[0].table.game_state), "{\"banker\":0,\"multiplier\":2}");
     store_recovery_free(r);
     ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 0);
     ck_assert_int_eq(on_disk("SELECT count(*) FROM hands WHERE result IS NOT NULL"), 0);
@@ -961,8 +1063,7 @@ START_TEST(test_a_failing_request_does_not_undo_the_others_of_its_batch)
     json_t *action = json_pack("{s:[i]}", "play", 1);
     json_t *result = json_object();
     const store_ledger_entry rows[] = {entry(a, 0, 1, "settle"), entry(0, 1, -1, "settle")};
-    store_hand_end end = {.hand_id = h1, .result = result, .entries = rows, .n_entries = 2, .next_banker = 1,
-                          .next_multiplier = 2};
+    store_hand_end end = {.hand_id = h1, .result = result, .entries = rows, .n_entries = 2, .next_game_state = next_state};
     answer first = {0}, bad = {0}, last = {0};
     ck_assert(store_action_append(st, h1, 1, 0, action, on_done, &first));
     ck_assert(store_hand_finish(st, &end, on_done, &bad));
@@ -1012,7 +1113,7 @@ START_TEST(test_an_end_undone_in_a_batch_leaves_the_hand_open_for_its_next_actio
     json_t *result = json_object();
     const store_ledger_entry rows[] = {entry(0, 0, 1, "settle"), entry(0, 1, -1, "settle")};
     store_hand_end end = {.hand_id = hand, .last_seq = 2, .last_seat = 1, .last_action = action, .result = result,
-                          .entries = rows, .n_entries = 2, .next_banker = 1, .next_multiplier = 2};
+                          .entries = rows, .n_entries = 2, .next_game_state = next_state};
     answer first = {0}, bad = {0}, second = {0};
     ck_assert(store_action_append(st, hand, 1, 0, action, on_done, &first));
     ck_assert(store_hand_finish(st, &end, on_done, &bad));
@@ -1252,7 +1353,7 @@ START_TEST(test_a_full_disk_fails_cleanly_and_loses_nothing)
     for (int i = 0; i < 12; i++)
         json_array_append_new(result, json_string(big));
     store_hand_end e = {.hand_id = hand, .last_seq = acknowledged + 1, .last_seat = 0, .last_action = last,
-                        .result = result, .entries = rows, .n_entries = 2, .next_banker = 1, .next_multiplier = 2};
+                        .result = result, .entries = rows, .n_entries = 2, .next_game_state = next_state};
     answer end = {0};
     ck_assert(store_hand_finish(st, &e, on_done, &end));
     wait_for(&end);
@@ -1490,7 +1591,7 @@ static answer finish_numbered(int64_t hand_id, int64_t number, const store_ledge
 {
     json_t *result = json_pack("{s:I}", "hand", (json_int_t)number);
     store_hand_end e = {.hand_id = hand_id, .result = result, .entries = entries, .n_entries = n,
-                        .next_banker = 0, .next_multiplier = 2};
+                        .next_game_state = next_state};
     answer a = {0};
     ck_assert(store_hand_finish(st, &e, on_done, &a));
     json_decref(result);
@@ -1575,7 +1676,8 @@ END_TEST
 /* ---- A table's history ---- */
 
 typedef struct summary_copy {
-    store_hand_summary s;   /* result NULL: see result_text */
+    store_hand_summary s;   /* game_state and result NULL: see their texts */
+    char game_state_text[128];
     bool has_result;
     char result_text[128];
 } summary_copy;
@@ -1587,8 +1689,9 @@ typedef struct history_answer {
     size_t n;
     summary_copy hands[100];
     bool has_hand;
-    store_hand hand;        /* deal and actions NULL: see below */
+    store_hand hand;        /* deal, game state and actions NULL: see below */
     char deal_text[128];
+    char game_state_text[128];
     size_t n_actions;
     store_action actions[40];  /* action NULL: see action_text */
     char action_text[40][64];
@@ -1599,6 +1702,8 @@ static void copy_summary(summary_copy *out, const store_hand_summary *s)
 {
     out->s = *s;
     out->s.result = NULL;
+    out->s.game_state = NULL;
+    snprintf(out->game_state_text, sizeof out->game_state_text, "%s", state_text(s->game_state));
     out->has_result = s->result != NULL;
     char *text = s->result ? json_dumps(s->result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     snprintf(out->result_text, sizeof out->result_text, "%s", text ? text : "");
@@ -1629,7 +1734,9 @@ static void on_hand(void *ctx, const store_error *error, const store_hand *hand,
         return;
     a->hand = *hand;
     a->hand.deal = NULL;
+    a->hand.game_state = NULL;
     a->hand.actions = NULL;
+    snprintf(a->game_state_text, sizeof a->game_state_text, "%s", state_text(hand->game_state));
     char *deal = json_dumps(hand->deal, JSON_COMPACT);
     snprintf(a->deal_text, sizeof a->deal_text, "%s", deal ? deal : "");
     free(deal);
@@ -1752,8 +1859,9 @@ START_TEST(test_a_hand_summary_has_its_start_players_units_and_result)
         const store_hand_summary *s = &a->hands[i].s;
         const int64_t k = 5 - (int64_t)i;
         ck_assert_int_eq(s->number, k);
-        ck_assert_int_eq(s->banker, (int)(k % 4));
-        ck_assert_uint_eq(s->multiplier, (uint32_t)k);
+        char state[64];
+        snprintf(state, sizeof state, "{\"banker\":%d,\"multiplier\":%d}", (int)(k % 4), (int)k);
+        ck_assert_str_eq(a->hands[i].game_state_text, state);
         ck_assert_int_eq(s->started_at_ms, T0_MS + k * 1000);
         ck_assert_int_eq(s->finished_at_ms, T0_MS + k * 1000 + 500);
         ck_assert_int_eq(s->player_ids[0], f.players[0]);
@@ -1819,8 +1927,8 @@ START_TEST(test_a_finished_hand_comes_back_with_its_actions_in_order)
     ck_assert_int_eq(h->hand.id, begun.id);
     ck_assert_int_eq(h->hand.number, 1);
     ck_assert(h->hand.seed == UINT64_C(0x8000000000000123));
-    ck_assert_int_eq(h->hand.banker, 2);
-    ck_assert_uint_eq(h->hand.multiplier, 4);
+    ck_assert_str_eq(h->game_state_text, "{\"banker\":2,\"multiplier\":4}");
+    ck_assert_str_eq(h->hands[0].game_state_text, "{\"banker\":2,\"multiplier\":4}");
     ck_assert_str_eq(h->deal_text, "[[1,2],[3,4],[5,6],[7,8]]");
     ck_assert_uint_eq(h->n_actions, 21);
     for (size_t i = 0; i < 20; i++) {
@@ -1894,8 +2002,7 @@ START_TEST(test_history_answers_reflect_every_write_requested_before_them)
     /* The end and both reads are requested in the same turn of the loop, without waiting. */
     const store_ledger_entry rows[] = {entry(a, 0, 2, "settle"), entry(0, 3, -2, "settle")};
     json_t *result = json_pack("{s:i}", "hand", 1);
-    store_hand_end e = {.hand_id = hand, .result = result, .entries = rows, .n_entries = 2, .next_banker = 0,
-                        .next_multiplier = 2};
+    store_hand_end e = {.hand_id = hand, .result = result, .entries = rows, .n_entries = 2, .next_game_state = next_state};
     answer finished = {0};
     static history_answer page, one;
     memset(&page, 0, sizeof page);
@@ -1943,7 +2050,9 @@ int main(void)
           test_a_table_finishes_its_hand_before_starting_another, test_a_finished_hand_takes_no_more_actions,
           test_a_reopened_store_carries_on_with_an_unfinished_hand, test_a_tables_turn_timer_is_saved_and_recovered,
           test_a_turn_timer_outside_one_to_3600_seconds_is_refused,
-          test_recovery_gives_seat_nicknames_and_each_seats_running_score}},
+          test_recovery_gives_seat_nicknames_and_each_seats_running_score,
+          test_a_game_state_is_stored_as_compact_json_with_sorted_keys,
+          test_a_game_state_that_is_not_a_json_object_is_refused}},
         {"history",
          {test_a_tables_history_pages_newest_first_without_unfinished_hands,
           test_a_hand_summary_has_its_start_players_units_and_result,
@@ -1951,7 +2060,7 @@ int main(void)
           test_a_finished_hand_comes_back_with_its_actions_in_order, test_a_natural_hand_comes_back_with_no_actions,
           test_an_unfinished_or_unknown_hand_is_not_found, test_history_answers_reflect_every_write_requested_before_them}},
         {"ledger",
-         {test_finishing_writes_the_last_action_result_ledger_and_banker,
+         {test_finishing_writes_the_last_action_result_ledger_and_game_state,
           test_ledger_rows_that_do_not_sum_to_zero_are_refused, test_each_row_carries_the_players_balance_after_it,
           test_hash_is_blake2b_of_the_documented_canonical_text, test_an_honest_ledger_verifies,
           test_the_ledger_refuses_updates_and_deletes, test_a_tampered_row_is_the_first_bad_row,
