@@ -50,11 +50,13 @@
 #include <jansson.h>
 #include <uv.h>
 
+#include "house_limits.h"
+
 #define STORE_SEATS 4
 #define STORE_SHORT_TEXT 33       /* game names, table codes, states, ledger reasons: 32 bytes + NUL */
-#define STORE_NAME_MAX 64         /* account names and nicknames, in bytes */
-#define STORE_PASSWORD_MIN 8
-#define STORE_PASSWORD_MAX 1024
+#define STORE_NAME_MAX LIMIT_NAME_BYTES          /* account names and nicknames, in bytes */
+#define STORE_PASSWORD_MIN LIMIT_PASSWORD_MIN_BYTES
+#define STORE_PASSWORD_MAX LIMIT_PASSWORD_MAX_BYTES
 #define STORE_TOKEN_SIZE 44       /* a session token: 43 characters of URL-safe base64 + NUL */
 #define STORE_HASH_HEX 65         /* a ledger hash: 64 hex digits + NUL */
 #define STORE_MESSAGE_SIZE 512
