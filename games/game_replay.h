@@ -29,8 +29,9 @@ typedef struct game_replay_error {
  * may be NULL. Returns false to stop early (the hand so far is then returned). */
 typedef bool (*game_replay_step_cb)(void *ctx, const game_hand *hand, size_t index);
 
-/* Applies actions[0..n) to hand in order. true when all were accepted; otherwise false with err
- * filled, the hand holding every action before the refused one. */
+/* Applies actions[0..n) to hand in order. true when all were accepted (or step stopped the
+ * replay early); otherwise false with err filled (its message the engine's own sentence), the
+ * hand holding every action before the refused one. err may be NULL. */
 bool game_replay_actions(const game_ops *game, game_hand *hand, const game_logged_action *actions, size_t n,
                          game_replay_step_cb step, void *ctx, game_replay_error *err);
 

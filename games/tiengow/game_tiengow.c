@@ -1,13 +1,16 @@
 /*
  * game_tiengow — Tien Gow behind the game interface: the engine (engine/tg_*) for the rules and
- * protocol/tg_json for the wire format. Views are built from tg_view_of, never from the state,
- * so a seat's JSON cannot hold another seat's tiles.
+ * protocol/tg_json for the wire format. Views of a seat or a spectator are built from tg_view_of,
+ * never from the state, so their JSON cannot hold another seat's tiles; only view_admin reads
+ * the state itself. One seat decides at a time (its turn); the table state is
+ * {"banker":S,"multiplier":M}.
  */
+#include "game_tiengow.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
 #include "tg_bot.h"
 #include "tg_json.h"
 #include "tg_view.h"
@@ -28,25 +31,62 @@ static json_t *tiengow_options_parse(const json_t *options, char *msg, size_t ms
     return tgj_options_to_json(&parsed, stake);
 }
 
-static game_hand *tiengow_hand_new(const json_t *options, uint64_t seed, int banker, uint32_t multiplier)
+/* A new table: the first banker by the dice, at the least multiplier, ×2 (rules/tiengow.md §5). */
+static json_t *tiengow_table_state_new(const json_t *options, uint64_t seed)
 {
-    tg_options parsed;
-    int64_t stake;
-    char msg[TGJ_MESSAGE_SIZE];
-    if (tgj_parse_options(options, &parsed, &stake, msg, sizeof msg) != TGJ_OK)
-        return NULL; /* options come from options_parse, so this does not happen */
+    (void)options;
+    return json_pack("{s:i, s:i}", "banker", tg_first_banker(seed), "multiplier", 2);
+}
+
+/* The table state as table_state_new and next_table_state write it: exactly an integer banker
+ * 0..3 and an integer multiplier from the engine's least (2) to tg_json's cap. */
+static bool parse_table_state(const json_t *state, int *banker, uint32_t *multiplier)
+{
+    const json_t *b = json_object_get(state, "banker"), *m = json_object_get(state, "multiplier");
+    if (!json_is_object(state) || json_object_size(state) != 2 || !json_is_integer(b) || !json_is_integer(m))
+        return false;
+    json_int_t bv = json_integer_value(b), mv = json_integer_value(m);
+    if (bv < 0 || bv >= TG_SEATS || mv < 2 || mv > TGJ_MAX_MULTIPLIER)
+        return false;
+    *banker = (int)bv;
+    *multiplier = (uint32_t)mv;
+    return true;
+}
+
+game_hand *tiengow_hand_from_deal(const tg_options *options, int64_t stake, int banker, uint32_t multiplier,
+                                  const uint8_t deal[TG_SEATS][TG_HAND_TILES], tg_status *status)
+{
+    *status = TG_OK;
     game_hand *hand = calloc(1, sizeof *hand);
     if (hand == NULL)
         return NULL;
-    uint8_t deal[TG_SEATS][TG_HAND_TILES];
-    tg_deal(seed, deal);
-    const uint8_t(*dealt)[TG_HAND_TILES] = (const uint8_t(*)[TG_HAND_TILES])deal; /* C11: add const explicitly */
-    if (tg_start(&hand->state, &parsed, banker, multiplier, dealt) != TG_OK) {
+    *status = tg_start(&hand->state, options, banker, multiplier, deal);
+    if (*status != TG_OK) {
         free(hand);
         return NULL;
     }
     hand->stake = stake;
     return hand;
+}
+
+const tg_state *tiengow_hand_state(const game_hand *hand) { return &hand->state; }
+
+static game_hand *tiengow_hand_new(const json_t *options, uint64_t seed, const json_t *state)
+{
+    tg_options parsed;
+    int64_t stake;
+    char msg[TGJ_MESSAGE_SIZE];
+    int banker;
+    uint32_t multiplier;
+    if (tgj_parse_options(options, &parsed, &stake, msg, sizeof msg) != TGJ_OK)
+        return NULL; /* options come from options_parse, so this does not happen */
+    if (!parse_table_state(state, &banker, &multiplier))
+        return NULL;
+    uint8_t deal[TG_SEATS][TG_HAND_TILES];
+    tg_deal(seed, deal);
+    const uint8_t(*dealt)[TG_HAND_TILES] = (const uint8_t(*)[TG_HAND_TILES])deal; /* C11: add const explicitly */
+    tg_status status;
+    return tiengow_hand_from_deal(&parsed, stake, banker, multiplier, dealt, &status);
 }
 
 static void tiengow_hand_free(game_hand *hand) { free(hand); }
@@ -67,7 +107,14 @@ static json_t *tiengow_deal_json(const game_hand *hand)
     return deal;
 }
 
-static int tiengow_to_act(const game_hand *hand) { return tg_is_over(&hand->state) ? -1 : hand->state.to_act; }
+/* One seat decides at a time: the seat to act, whose turn it is. */
+static int tiengow_decisions(const game_hand *hand, game_decision out[GAME_SEATS])
+{
+    if (tg_is_over(&hand->state))
+        return 0;
+    out[0] = (game_decision){.seat = hand->state.to_act, .kind = GAME_DECISION_TURN, .seconds = 0};
+    return 1;
+}
 
 /* A client's action is {"play":[tiles]} or {"discard":[tiles]}; the seat is the connection's. */
 static const char *parse_client_action(const json_t *action, int seat, tgj_action *out, char *msg, size_t msg_size)
@@ -97,9 +144,18 @@ static const char *tiengow_act(game_hand *hand, int seat, const json_t *action, 
     const char *error = parse_client_action(action, seat, &parsed, msg, msg_size);
     if (error != NULL)
         return error;
+    /* The engine's order (tg_check_action): a finished hand, then the turn, before the tiles; so a
+     * wrong count from a seat not to act is not_your_turn, as the calculator reports it (§8). */
     tg_action engine;
-    tg_status status = tgj_action_to_engine(&parsed, &engine) ? tg_apply_action(&hand->state, &engine)
-                                                              : TG_ERR_WRONG_COUNT;
+    tg_status status;
+    if (tg_is_over(&hand->state))
+        status = TG_ERR_HAND_OVER;
+    else if (parsed.seat != hand->state.to_act)
+        status = TG_ERR_NOT_YOUR_TURN;
+    else if (!tgj_action_to_engine(&parsed, &engine))
+        status = TG_ERR_WRONG_COUNT; /* 0 or more than 4 tiles listed */
+    else
+        status = tg_apply_action(&hand->state, &engine);
     if (status != TG_OK) {
         snprintf(msg, msg_size, "%s", tg_status_message(status));
         return tg_status_name(status);
@@ -210,6 +266,69 @@ static json_t *tiengow_view(const game_hand *hand, int seat)
     return view;
 }
 
+/* An action with its faces, a discard's included (tgj_action_to_json writes a discard's count). */
+static json_t *action_faces_json(const tg_action *a)
+{
+    return json_pack("{s:i, s:o}", "seat", a->seat, a->kind == TG_PLAY ? "play" : "discard",
+                     tgj_tiles_to_json(a->tiles, a->n));
+}
+
+/* Every trick so far, the open one last, each play with its faces; winner is the best so far. */
+static json_t *admin_tricks_json(const tg_state *st)
+{
+    json_t *tricks = json_array();
+    for (int i = 0; i < st->n_tricks && tricks != NULL; i++) {
+        const tg_trick *t = &st->tricks[i];
+        json_t *plays = json_array();
+        for (int k = 0; k < t->count && plays != NULL; k++)
+            json_array_append_new(plays, action_faces_json(&t->actions[k]));
+        json_array_append_new(tricks, json_pack("{s:i, s:i, s:b, s:i, s:o}", "leader", t->leader, "tiles", t->n,
+                                                "final", t->final, "winner", t->winner, "plays", plays));
+    }
+    return tricks;
+}
+
+/* Everything, for admins and the record: the deal, every seat's held tiles, every trick with
+ * every play's faces (discards are face down to players, so this is the only place they show). */
+static json_t *tiengow_view_admin(const game_hand *hand)
+{
+    const tg_state *st = &hand->state;
+    bool over = tg_is_over(st);
+    json_t *hands = json_array();
+    for (int s = 0; s < TG_SEATS; s++) {
+        uint8_t held[TG_HAND_TILES];
+        int n = tg_held_tiles(st, s, held);
+        json_array_append_new(hands, tgj_tiles_to_json(held, n));
+    }
+    json_t *view = json_pack("{s:s, s:o, s:i, s:I, s:o, s:b}", "game", "tiengow", "options",
+                             tgj_options_to_json(&st->options, hand->stake), "banker", st->banker, "multiplier",
+                             (json_int_t)st->multiplier, "to_act", over ? json_null() : json_integer(st->to_act),
+                             "over", over);
+    if (view == NULL) {
+        json_decref(hands);
+        return NULL;
+    }
+    int failed = json_object_set_new(view, "deal", tiengow_deal_json(hand));
+    failed |= json_object_set_new(view, "hands", hands);
+    failed |= json_object_set_new(view, "held", json_pack("[i,i,i,i]", st->held[0], st->held[1], st->held[2],
+                                                          st->held[3]));
+    failed |= json_object_set_new(view, "stacks", tgj_stacks_to_json(st->stacks));
+    failed |= json_object_set_new(view, "tricks", admin_tricks_json(st));
+    failed |= json_object_set_new(view, "bonuses", tgj_bonuses_to_json(st->bonuses, st->n_bonuses, hand->stake));
+    failed |= json_object_set_new(
+        view, "natural",
+        st->natural_seat >= 0 ? json_pack("{s:i, s:o}", "seat", st->natural_seat, "tiles",
+                                          tgj_tiles_to_json(st->deal[st->natural_seat], TG_HAND_TILES))
+                              : json_null());
+    failed |= json_object_set_new(view, "result",
+                                  over ? result_of(st, st->bonuses, st->n_bonuses, hand->stake) : json_null());
+    if (failed) {
+        json_decref(view);
+        return NULL;
+    }
+    return view;
+}
+
 static json_t *tiengow_last_event(const game_hand *hand)
 {
     return hand->has_last ? tgj_action_to_json(&hand->last) : json_null();
@@ -223,8 +342,6 @@ static void tiengow_result(const game_hand *hand, game_result *out)
     out->winner = r->winner;
     for (int s = 0; s < GAME_SEATS; s++)
         out->net[s] = r->net[s] * hand->stake;
-    out->next_banker = r->next_banker;
-    out->next_multiplier = r->next_multiplier;
 
     /* The ledger's lines: the settlement for every seat, then each bonus kind summed per seat. */
     out->n_lines = 0;
@@ -258,22 +375,35 @@ static json_t *tiengow_result_json(const game_hand *hand)
     return result_of(st, st->bonuses, st->n_bonuses, hand->stake);
 }
 
+/* The next hand's banker and multiplier (rules/tiengow.md §5); NULL before the hand is over. */
+static json_t *tiengow_next_table_state(const game_hand *hand)
+{
+    const tg_state *st = &hand->state;
+    if (!tg_is_over(st))
+        return NULL;
+    return json_pack("{s:i, s:I}", "banker", st->result.next_banker, "multiplier",
+                     (json_int_t)st->result.next_multiplier);
+}
+
 const game_ops game_tiengow = {
     .name = "tiengow",
     .options_parse = tiengow_options_parse,
-    .first_banker = tg_first_banker,
+    .table_state_new = tiengow_table_state_new,
     .hand_new = tiengow_hand_new,
     .hand_free = tiengow_hand_free,
     .hand_copy = tiengow_hand_copy,
     .deal_json = tiengow_deal_json,
-    .to_act = tiengow_to_act,
+    .decisions = tiengow_decisions,
     .act = tiengow_act,
     .bot_action = tiengow_bot_action,
+    .timeout_action = NULL, /* a person out of time plays the bot's move */
     .view = tiengow_view,
     .view_shared = tiengow_view_shared,
     .view_own = tiengow_view_own,
+    .view_admin = tiengow_view_admin,
     .last_event = tiengow_last_event,
     .is_over = tiengow_is_over,
     .result = tiengow_result,
     .result_json = tiengow_result_json,
+    .next_table_state = tiengow_next_table_state,
 };

@@ -1,12 +1,13 @@
 /*
- * fuzz_game_options — the Tien Gow game's options_parse (server/game.h) on arbitrary JSON, as a
+ * fuzz_game_options — the Tien Gow game's options_parse (games/game.h) on arbitrary JSON, as a
  * create_table message may carry it.
  *
  * The oracle is the options table of rules/tiengow.md §8, written out again below: an object is
  * accepted exactly when each of its keys is an option of that table with a value of the listed
  * type and range (stake capped at 1,000,000, the documented limit of tg_json.h). An accepted
  * object comes back with every option, the given values kept and the defaults of §8 filled in;
- * parsing that again gives it back unchanged, and a hand starts from it. A refusal has a reason.
+ * parsing that again gives it back unchanged, and a hand starts from it and a new table's state.
+ * A refusal has a reason.
  */
 #include <jansson.h>
 
@@ -100,12 +101,18 @@ static void check_stored_options_work(const json_t *stored)
     FUZZ_CHECK(again != NULL, "stored options are refused: %s", msg);
     FUZZ_CHECK(json_equal(again, stored), "parsing stored options changes them");
     json_decref(again);
-    game_hand *hand = game_tiengow.hand_new(stored, 7, 0, 2);
+    json_t *state = game_tiengow.table_state_new(stored, 7);
+    FUZZ_CHECK(state != NULL, "no table state for stored options");
+    game_hand *hand = game_tiengow.hand_new(stored, 7, state);
     FUZZ_CHECK(hand != NULL, "no hand starts from stored options");
     json_t *view = game_tiengow.view(hand, 0);
     FUZZ_CHECK(json_is_object(view), "no view of a new hand");
     json_decref(view);
+    view = game_tiengow.view_admin(hand);
+    FUZZ_CHECK(json_equal(json_object_get(view, "options"), stored), "the admin view shows other options");
+    json_decref(view);
     game_tiengow.hand_free(hand);
+    json_decref(state);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -3,7 +3,8 @@
  * engine. A document is read in three passes so the error code follows §8's precedence:
  *   1. shape (bad_request): keys, JSON types, ranges, tile names, every action's form;
  *   2. possibility (impossible): the 32 tiles, or a settle outcome the rules exclude;
- *   3. play (illegal_action): the actions replayed one by one through the engine.
+ *   3. play (illegal_action): the actions replayed one by one through Tien Gow's game_ops by the
+ *      house's one replay helper (game_replay.h), as the rooms and history replay a hand.
  *
  * Decisions where §8 leaves room (also in the report and README):
  *  - a play or discard listing 0 or more than 4 tiles is well-formed, so it is an illegal_action
@@ -21,8 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game_replay.h"
 #include "text.h"
 #include "tg_json.h"
+#include "tiengow/game_tiengow.h"
 
 typedef enum { MODE_SETTLE = 0, MODE_REPLAY = 1 } score_mode;
 
@@ -273,30 +276,64 @@ static void refuse_action(score_problem *p, size_t index, const tgj_action *acti
     snprintf(p->message, sizeof p->message, "actions[%zu] (%s) is refused: %s", index, tried, why);
 }
 
-/* Plays one well-formed action; false (with the message written) if the rules refuse it. */
-static bool replay_action(tg_state *state, size_t index, const tgj_action *action, score_problem *p)
+/* Refuses action `index` as the engine did (code and sentence), the state being the hand before
+ * it: a turn names the seat to act, an action after the end says so. */
+static void refuse_replayed(score_problem *p, const json_t *actions, size_t index, const tg_state *state,
+                            const game_replay_error *err)
 {
-    tg_action engine;
-    tg_status status;
-    if (tg_is_over(state))
-        status = TG_ERR_HAND_OVER; /* after the final trick */
-    else if (action->seat != state->to_act)
-        status = TG_ERR_NOT_YOUR_TURN;
-    else if (!tgj_action_to_engine(action, &engine))
-        status = TG_ERR_WRONG_COUNT; /* 0 or more than 4 tiles listed */
-    else
-        status = tg_apply_action(state, &engine);
-    if (status == TG_OK)
-        return true;
+    tgj_action action;
+    char unused[TGJ_MESSAGE_SIZE];
+    tgj_parse_action(json_array_get(actions, index), "action", &action, unused, sizeof unused);
+    /* The engine's sentences are under 100 bytes (tg_status.c): the precision never cuts one. */
     char why[TGJ_MESSAGE_SIZE / 2];
-    if (status == TG_ERR_NOT_YOUR_TURN)
-        snprintf(why, sizeof why, "%s Seat %d is to act.", tg_status_message(status), state->to_act);
-    else if (status == TG_ERR_HAND_OVER)
-        snprintf(why, sizeof why, "it comes after the final trick. %s", tg_status_message(status));
+    if (strcmp(err->code, tg_status_name(TG_ERR_NOT_YOUR_TURN)) == 0)
+        snprintf(why, sizeof why, "%.200s Seat %d is to act.", err->message, state->to_act);
+    else if (strcmp(err->code, tg_status_name(TG_ERR_HAND_OVER)) == 0)
+        snprintf(why, sizeof why, "it comes after the final trick. %.200s", err->message);
     else
-        snprintf(why, sizeof why, "%s", tg_status_message(status));
-    refuse_action(p, index, action, why);
-    return false;
+        snprintf(why, sizeof why, "%.200s", err->message);
+    refuse_action(p, index, &action, why);
+}
+
+/* Every action as the game takes it: the seat apart, the action without it (a new reference
+ * each, NULL when memory runs out). */
+static bool log_actions(const json_t *actions, game_logged_action *log)
+{
+    for (size_t i = 0; i < json_array_size(actions); i++) {
+        const json_t *given = json_array_get(actions, i);
+        json_t *action = json_copy((json_t *)given);
+        log[i] = (game_logged_action){.seat = (int)json_integer_value(json_object_get(given, "seat")),
+                                      .action = action};
+        if (action == NULL || json_object_del(action, "seat") != 0)
+            return false;
+    }
+    return true;
+}
+
+static void free_log(game_logged_action *log, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        json_decref((json_t *)log[i].action);
+    free(log);
+}
+
+/* Plays the well-formed actions through the game; false with the problem written when the rules
+ * refuse one (problem untouched when memory ran out). */
+static bool replay_actions(game_hand *hand, const json_t *actions, score_problem *p)
+{
+    size_t n = json_array_size(actions);
+    game_logged_action *log = calloc(n > 0 ? n : 1, sizeof *log);
+    if (log == NULL)
+        return false;
+    bool ok = log_actions(actions, log);
+    game_replay_error err;
+    if (ok && !game_replay_actions(&game_tiengow, hand, log, n, NULL, NULL, &err)) {
+        ok = false;
+        if (strcmp(err.code, "internal") != 0)
+            refuse_replayed(p, actions, err.index, tiengow_hand_state(hand), &err);
+    }
+    free_log(log, n);
+    return ok;
 }
 
 static json_t *replay_answer(const tg_state *state, int64_t stake)
@@ -323,35 +360,35 @@ static json_t *replay(const score_request *r, score_problem *p)
         describe_bad_deal(r->deal, p);
         return NULL;
     }
-    tg_state state;
-    tg_status status = tg_start(&state, &r->options, r->banker, r->multiplier, r->deal);
-    if (status != TG_OK) { /* the shape pass already ruled these out */
-        refuse(p, TGJ_BAD_REQUEST, tg_status_message(status));
+    tg_status status;
+    game_hand *hand = tiengow_hand_from_deal(&r->options, r->stake, r->banker, r->multiplier, r->deal, &status);
+    if (hand == NULL) {
+        if (status != TG_OK) /* the shape pass already ruled these out */
+            refuse(p, TGJ_BAD_REQUEST, tg_status_message(status));
         return NULL;
     }
-    for (size_t i = 0; i < json_array_size(r->actions); i++) {
+    const tg_state *state = tiengow_hand_state(hand);
+    json_t *answer = NULL;
+    if (state->natural_seat >= 0 && json_array_size(r->actions) > 0) {
         tgj_action action;
-        char unused[TGJ_MESSAGE_SIZE];
-        tgj_parse_action(json_array_get(r->actions, i), "action", &action, unused, sizeof unused);
-        if (i == 0 && state.natural_seat >= 0) {
-            char why[TGJ_MESSAGE_SIZE / 2];
-            snprintf(why, sizeof why,
-                     "seat %d holds a natural hand (例牌), which ends the hand before any action; actions must be [].",
-                     state.natural_seat);
-            refuse_action(p, i, &action, why);
-            return NULL;
-        }
-        if (!replay_action(&state, i, &action, p))
-            return NULL;
-    }
-    if (!tg_is_over(&state)) {
+        char unused[TGJ_MESSAGE_SIZE], why[TGJ_MESSAGE_SIZE / 2];
+        tgj_parse_action(json_array_get(r->actions, 0), "action", &action, unused, sizeof unused);
+        snprintf(why, sizeof why,
+                 "seat %d holds a natural hand (例牌), which ends the hand before any action; actions must be [].",
+                 state->natural_seat);
+        refuse_action(p, 0, &action, why);
+    } else if (!replay_actions(hand, r->actions, p)) {
+        /* refused, or memory ran out */
+    } else if (!tg_is_over(state)) {
         p->code = TGJ_ILLEGAL_ACTION;
         snprintf(p->message, sizeof p->message,
                  "The actions end before the final trick: seat %d is to act in trick %d; a replay plays the whole hand.",
-                 state.to_act, tg_open_trick(&state) != NULL ? state.n_tricks : state.n_tricks + 1);
-        return NULL;
+                 state->to_act, tg_open_trick(state) != NULL ? state->n_tricks : state->n_tricks + 1);
+    } else {
+        answer = replay_answer(state, r->stake);
     }
-    return replay_answer(&state, r->stake);
+    game_tiengow.hand_free(hand);
+    return answer;
 }
 
 /* --- entry points --- */

@@ -1,0 +1,25 @@
+/*
+ * game — what every game shares beyond its own game_ops: the wire names of the decision kinds
+ * and whether a seat owes a decision now.
+ */
+#include "game.h"
+
+const char *game_decision_kind_name(game_decision_kind kind)
+{
+    switch (kind) {
+    case GAME_DECISION_TURN: return "turn";
+    case GAME_DECISION_CLAIM: return "claim";
+    case GAME_DECISION_PRE_HAND: return "pre_hand";
+    }
+    return "turn"; /* not reached: every kind is listed above */
+}
+
+bool game_seat_decides(const game_ops *game, const game_hand *hand, int seat)
+{
+    game_decision decisions[GAME_SEATS];
+    int n = game->decisions(hand, decisions);
+    for (int i = 0; i < n; i++)
+        if (decisions[i].seat == seat)
+            return true;
+    return false;
+}
