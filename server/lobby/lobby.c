@@ -248,6 +248,12 @@ static void create_table(request *q)
         lobby_send_error(l, q->c, m->id, PROTO_ERR_TOO_MANY_TABLES, "The house is full; try again later.");
         return;
     }
+    if (q->c->p->n_rooms >= PLAYER_MAX_ROOMS) { /* refused before anything is made */
+        char why[96];
+        snprintf(why, sizeof why, "You are at %d tables already; leave one first.", PLAYER_MAX_ROOMS);
+        lobby_send_error(l, q->c, m->id, PROTO_ERR_TOO_MANY_TABLES, why);
+        return;
+    }
     char msg[GAME_MESSAGE_SIZE];
     json_t *options = game->options_parse(m->options, msg, sizeof msg);
     if (options == NULL) {
@@ -268,8 +274,12 @@ static void create_table(request *q)
         return;
     }
     const char *error = room_join(r, q->c->p, 0, m->id, msg, sizeof msg);
-    if (error != NULL)
+    if (error != NULL) { /* nobody sits at it: it goes at once */
         lobby_send_error_named(l, q->c, m->id, error, msg);
+        room_close(r, "The table could not be opened.");
+        remove_room(l, r);
+        return;
+    }
     log_info("table %s (%s, %s) opened by p%" PRId64, code, game->name, m->is_public ? "public" : "private",
              q->c->p->id);
 }

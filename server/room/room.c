@@ -110,7 +110,7 @@ static void on_table_saved(void *ctx, const store_error *error, int64_t id)
  * creates it, so a second one asked before the id is known waits for it. */
 static void save_table(room *r)
 {
-    if (r->env.store == NULL)
+    if (r->env.store == NULL || !r->kept)
         return;
     if (r->table_saving) {
         r->table_dirty = true;
@@ -587,6 +587,10 @@ static void start_hand(room *r)
     if (r->table_id == 0) {
         drop_pending(r);
         r->writing = WRITE_NONE;
+        if (!r->kept) { /* the table is kept from its first hand on: nothing lasts of one never played */
+            r->kept = true;
+            save_table(r);
+        }
         if (r->table_saving) { /* its first save is on the way: the hand follows it */
             r->start_when_saved = true;
             return;
@@ -725,7 +729,6 @@ room *room_create(const room_env *env, const game_ops *game, json_t *options, bo
         room_destroy(r);
         return NULL;
     }
-    save_table(r);
     update_empty_timer(r);
     return r;
 }
@@ -769,6 +772,7 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
         return NULL;
     }
     r->table_id = st->id;
+    r->kept = true;
     r->game_state = json_incref(st->game_state);
     r->hands_played = (uint64_t)st->hands_played;
     for (int s = 0; s < GAME_SEATS; s++) {

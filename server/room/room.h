@@ -4,8 +4,9 @@
  * multiplier, scores). It decides whose turn it is, runs the turn timer and the bots, and sends
  * every member its own view of each event, numbered by the table's sequence.
  *
- * Persistence (DESIGN.md, "Flow of one move"): with a store, the table is saved when its seats,
- * host or state change; a hand's start, each accepted action, and a hand's end with its ledger
+ * Persistence (DESIGN.md, "Flow of one move"): with a store, a table is first saved when its
+ * first hand starts (one never played leaves nothing behind), then when its seats, host or state
+ * change; a hand's start, each accepted action, and a hand's end with its ledger
  * rows are stored and committed before anyone is told. While such a write is in flight the hand
  * takes no other action; if it fails, nothing was shown, the table pauses and retries. Without a
  * store (tests, fuzzing) the same steps complete at once.

@@ -102,6 +102,7 @@ struct room {
     bool parked;                /* the server is stopping: nothing more is shown or scheduled */
 
     /* what the store knows */
+    bool kept;                  /* stored from its first hand on; a table never played leaves nothing */
     int64_t table_id;           /* 0 until the first save answers */
     bool table_saving;          /* a save is in flight */
     bool table_dirty;           /* the table changed since that save was asked */
