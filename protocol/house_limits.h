@@ -72,6 +72,15 @@
 /* People at one table, seated or watching. */
 #define LIMIT_TABLE_MEMBERS 64
 
+/* Chat at one table, per person, apart from play: bursts of this many lines, then this many a
+ * minute on average (a flood of chat cannot crowd out moves or the table's kept events). */
+#define LIMIT_CHAT_BURST 5
+#define LIMIT_CHAT_PER_MINUTE 30
+
+/* The bytes of a table's kept events (for members who resume), at most: chat cannot make a
+ * table hold more than this however long its lines (LIMIT_EVENTS_KEPT bounds the count). */
+#define LIMIT_EVENTS_KEPT_BYTES (64 * 1024)
+
 _Static_assert(LIMIT_ACCOUNT_MAX_CHARS * 4 <= LIMIT_NAME_BYTES, "an account name fits where names are kept");
 _Static_assert(LIMIT_TURN_SECONDS_MIN >= 1 && LIMIT_TURN_SECONDS_MIN <= LIMIT_TURN_SECONDS_MAX,
                "a turn timer range");

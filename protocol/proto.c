@@ -500,6 +500,8 @@ static const struct {
     {"history_page", LIMIT_HISTORY_PAGE},
     {"tables_per_player", LIMIT_TABLES_PER_PLAYER},
     {"table_members", LIMIT_TABLE_MEMBERS},
+    {"chat_burst", LIMIT_CHAT_BURST},
+    {"chat_per_minute", LIMIT_CHAT_PER_MINUTE},
 };
 
 json_t *proto_limits_json(void)

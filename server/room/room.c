@@ -646,6 +646,15 @@ static bool free_leaving_seats(room *r)
     return freed;
 }
 
+/* A person holds a seat (connected or not; one who left mid-hand no longer does). */
+static bool someone_seated(const room *r)
+{
+    for (int s = 0; s < GAME_SEATS; s++)
+        if (r->seats[s].p != NULL && !r->seats[s].leaving)
+            return true;
+    return false;
+}
+
 /* The hand's end is stored: show the result and carry the game's state to the next hand. */
 static void finish_hand(room *r)
 {
@@ -664,6 +673,13 @@ static void finish_hand(room *r)
     /* the game state was stored with the hand's end; the seats only if they changed */
     if (free_leaving_seats(r))
         save_table(r);
+    if (!someone_seated(r)) { /* bots alone do not play on for whoever watches */
+        r->state = ROOM_WAITING;
+        room_broadcast(r, json_pack("{s:s, s:s}", "kind", "waiting", "why",
+                                    "Nobody is seated: the table waits for a player to sit and the host to start."));
+        save_table(r);
+        return;
+    }
     uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
 }
 
@@ -800,7 +816,9 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
         player *p = seated[s];
         if (p == NULL || find_member(r, p) != NULL || p->n_rooms >= PLAYER_MAX_ROOMS || r->n_members >= ROOM_MAX_MEMBERS)
             continue;
-        r->members[r->n_members++] = (member){.p = p, .last_seq = r->seq}; /* told from here on */
+        member *m = &r->members[r->n_members++];
+        *m = (member){.p = p, .last_seq = r->seq}; /* told from here on */
+        rate_init(&m->chat, LIMIT_CHAT_BURST, uv_now(env->loop));
         p->rooms[p->n_rooms++] = r;
         if (p->id == st->host_player_id)
             r->host_id = p->id;
@@ -903,6 +921,7 @@ const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg,
             return FAIL(PROTO_ERR_TOO_MANY_TABLES, "You are at %d tables already; leave one first.", PLAYER_MAX_ROOMS);
         m = &r->members[r->n_members++];
         *m = (member){.p = p};
+        rate_init(&m->chat, LIMIT_CHAT_BURST, uv_now(r->env.loop));
         p->rooms[p->n_rooms++] = r;
         bool changed = seat >= 0;
         if (r->host_id == 0) {
@@ -1084,8 +1103,12 @@ const char *room_act(room *r, player *p, const json_t *action, const json_t *id,
 
 const char *room_chat(room *r, player *p, const char *text, char *msg, size_t msg_size)
 {
-    if (find_member(r, p) == NULL)
+    member *m = find_member(r, p);
+    if (m == NULL)
         return FAIL(PROTO_ERR_NOT_AT_TABLE, "You have not joined table %s.", r->code);
+    if (!rate_take(&m->chat, LIMIT_CHAT_PER_MINUTE / 60.0, LIMIT_CHAT_BURST, uv_now(r->env.loop)))
+        return FAIL(PROTO_ERR_RATE_LIMITED, "Chat is %d lines at once, then %d a minute; wait a moment.",
+                    LIMIT_CHAT_BURST, LIMIT_CHAT_PER_MINUTE);
     char ref[REF_SIZE];
     room_broadcast(r, json_pack("{s:s, s:s, s:s, s:s}", "kind", "chat", "player", player_ref(p->id, ref), "from", p->name,
                            "text", text));
@@ -1100,7 +1123,7 @@ void room_player_connected(room *r, player *p, const json_t *id)
     if (m == NULL)
         return;
     /* what it missed, if the ring still holds all of it; then a fresh snapshot either way */
-    if (r->seq > m->last_seq && r->seq - m->last_seq <= ROOM_EVENT_RING) {
+    if (r->seq > m->last_seq && r->ring_first_seq != 0 && m->last_seq + 1 >= r->ring_first_seq) {
         json_t *events = json_array();
         for (uint64_t s = m->last_seq + 1; s <= r->seq; s++) {
             const stored_event *e = &r->ring[s % ROOM_EVENT_RING];

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "house_limits.h"
+#include "ratelimit.h"
 #include "rng.h"
 #include "room.h"
 
@@ -62,6 +63,7 @@ typedef struct member {
     player *p;
     uint64_t last_seq; /* the last event this player's connection was sent */
     bool ready;
+    rate_bucket chat;  /* chat has its own limit, apart from play */
 } member;
 
 /* Kept as compact text, not as a jansson tree: a tree of a few keys costs several hundred bytes
@@ -90,6 +92,8 @@ struct room {
     int64_t scores[GAME_SEATS];
     uint64_t seq;
     stored_event ring[ROOM_EVENT_RING];
+    size_t ring_bytes;          /* the kept events' text, at most LIMIT_EVENTS_KEPT_BYTES */
+    uint64_t ring_first_seq;    /* the oldest event still kept (events before it were let go) */
     seat_clock clocks[GAME_SEATS]; /* each deciding seat: its timer, or a bot's pause */
     bool acted[GAME_SEATS];     /* the seat acted since its clock was last set */
     uv_timer_t next_hand_timer;

@@ -145,6 +145,34 @@ static bool changes_views(const json_t *event)
     return false;
 }
 
+/* Keeps the text of event r->seq for members who resume, letting the oldest go while the kept
+ * text is over its byte bound: a table holds at most LIMIT_EVENTS_KEPT events and
+ * LIMIT_EVENTS_KEPT_BYTES bytes of them, whatever is said in its chat. */
+static void keep_event(room *r, const json_t *event)
+{
+    stored_event *slot = &r->ring[r->seq % ROOM_EVENT_RING];
+    if (slot->text != NULL) { /* the event ROOM_EVENT_RING back goes */
+        r->ring_bytes -= strlen(slot->text);
+        if (r->ring_first_seq <= slot->seq)
+            r->ring_first_seq = slot->seq + 1;
+    }
+    free(slot->text);
+    slot->seq = r->seq;
+    slot->text = json_dumps(event, JSON_COMPACT);
+    r->ring_bytes += slot->text != NULL ? strlen(slot->text) : 0;
+    if (r->ring_first_seq == 0 || slot->text == NULL)
+        r->ring_first_seq = slot->text != NULL ? r->seq : r->seq + 1;
+    while (r->ring_bytes > LIMIT_EVENTS_KEPT_BYTES && r->ring_first_seq <= r->seq) {
+        stored_event *oldest = &r->ring[r->ring_first_seq % ROOM_EVENT_RING];
+        if (oldest->text != NULL && oldest->seq == r->ring_first_seq) {
+            r->ring_bytes -= strlen(oldest->text);
+            free(oldest->text);
+            oldest->text = NULL;
+        }
+        r->ring_first_seq++;
+    }
+}
+
 /* Numbers the event (taking it), keeps its text for resuming members and sends it to every connected
  * member, with that member's own view when the event can change it; spectators all get one
  * identical frame. */
@@ -155,10 +183,7 @@ void room_broadcast(room *r, json_t *event)
         return;
     }
     r->seq++;
-    stored_event *slot = &r->ring[r->seq % ROOM_EVENT_RING];
-    free(slot->text);
-    slot->seq = r->seq;
-    slot->text = json_dumps(event, JSON_COMPACT);
+    keep_event(r, event);
 
     /* Everything but the view is the same for every member: serialise it once, as the start of
      * the object, and append each member's view. */

@@ -4,6 +4,8 @@
  * read directly):
  *   - tables past the per-player cap are refused before anything is made or stored, and a table
  *     nobody ever played leaves no row;
+ *   - a table of bots alone stops after its hand, however long someone watches;
+ *   - chat is rate-limited apart from play, and a table's kept events are bounded in bytes;
  * Each case failed on the server before its fix.
  */
 #include <check.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -104,6 +107,140 @@ START_TEST(test_tables_past_the_players_cap_are_refused_before_anything_is_made)
 }
 END_TEST
 
+/* Sends a table command for c's table and returns the reply (owned). */
+static json_t *command(table_client *c, json_t *message)
+{
+    json_object_set_new(message, "code", json_string(c->code));
+    return tc_request(c, message, 5000);
+}
+
+static void command_ok(table_client *c, json_t *message)
+{
+    json_t *reply = command(c, message);
+    ck_assert_ptr_nonnull(reply);
+    ck_assert_str_eq(type_of(reply), "ok");
+    json_decref(reply);
+}
+
+static void open_table(table_client *c)
+{
+    json_t *reply = create_table(c);
+    ck_assert_str_eq(type_of(reply), "snapshot");
+    snprintf(c->code, sizeof c->code, "%s", json_string_value(json_object_get(reply, "table")));
+    json_decref(reply);
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Reads frames until an event of this kind; false if none came within timeout_ms in all. */
+static bool wait_event(table_client *c, const char *kind, int timeout_ms)
+{
+    int64_t end = now_ms() + timeout_ms;
+    for (int64_t left; (left = end - now_ms()) > 0;) {
+        json_t *f = tc_next(c, (int)left);
+        if (f == NULL)
+            return false;
+        const char *k = json_string_value(json_object_get(json_object_get(f, "event"), "kind"));
+        bool found = k != NULL && strcmp(k, kind) == 0;
+        json_decref(f);
+        if (found)
+            return true;
+    }
+    return false;
+}
+
+/* Issue: a table of bots alone played on for ever while anyone, even a spectator, watched
+ * (~2.8 KB of database a hand). With nobody seated it now stops after its current hand. */
+START_TEST(test_a_table_of_bots_alone_stops_after_its_hand)
+{
+    start_server(NULL);
+    table_client host;
+    ck_assert(tc_connect(&host, server.host, server.port, "Watcher", NULL));
+    open_table(&host);
+    command_ok(&host, json_pack("{s:s}", "type", "leave_seat"));
+    for (int s = 0; s < 4; s++)
+        command_ok(&host, json_pack("{s:s, s:i}", "type", "add_bot", "seat", s));
+    command_ok(&host, json_pack("{s:s}", "type", "start"));
+    ck_assert_msg(wait_event(&host, "hand_over", 20000), "the hand did not end");
+    ck_assert_msg(wait_event(&host, "waiting", 5000), "the table did not stop to wait");
+    ck_assert_msg(!wait_event(&host, "hand_started", 1500), "another hand started with nobody seated");
+    ck_assert_int_eq(host.hands_over, 1);
+    tc_close(&host);
+    stop_server();
+    ck_assert_int_eq(count_rows("SELECT count(*) FROM hands"), 1);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+/* Issue: chat filled each table's ring of 200 kept events (~179 kB a table). Now chat has its own
+ * rate limit per person, and the kept events are bounded in bytes: a member who resumes after a
+ * flood of long lines is sent no more than the bound (or a snapshot alone). */
+START_TEST(test_chat_is_rate_limited_and_the_kept_events_are_bounded_in_bytes)
+{
+    start_server(NULL);
+    table_client host;
+    ck_assert(tc_connect(&host, server.host, server.port, "Host", NULL));
+    open_table(&host);
+    char token[80];
+    snprintf(token, sizeof token, "%s", host.token);
+    char line[1024] = "";
+    for (int i = 0; i < 300; i++)
+        strcat(line, "茶");
+    /* one person: a burst of 5 lines, then refused */
+    int said = 0, limited = 0;
+    for (int i = 0; i < 8; i++) {
+        json_t *reply = command(&host, json_pack("{s:s, s:s}", "type", "chat", "text", line));
+        ck_assert_ptr_nonnull(reply);
+        if (strcmp(type_of(reply), "ok") == 0)
+            said++;
+        else if (strcmp(type_of(reply), "error") == 0 && strcmp(code_of(reply), "rate_limited") == 0)
+            limited++;
+        json_decref(reply);
+    }
+    ck_assert_int_eq(said, 5);
+    ck_assert_int_eq(limited, 3);
+    /* the host drops; 24 others each say 5 long lines (120 lines of ~900 bytes) */
+    tc_close(&host);
+    for (int k = 0; k < 24; k++) {
+        table_client c;
+        char name[16];
+        snprintf(name, sizeof name, "Chatter%d", k);
+        ck_assert(tc_connect(&c, server.host, server.port, name, NULL));
+        snprintf(c.code, sizeof c.code, "%s", host.code);
+        json_t *joined = tc_request(&c, json_pack("{s:s, s:s}", "type", "join_table", "code", host.code), 5000);
+        ck_assert_str_eq(type_of(joined), "snapshot");
+        json_decref(joined);
+        for (int i = 0; i < 5; i++)
+            command_ok(&c, json_pack("{s:s, s:s}", "type", "chat", "text", line));
+        tc_close(&c);
+    }
+    /* the host comes back: what it is sent of the missed events stays within the bound */
+    table_client back;
+    ck_assert(tc_connect(&back, server.host, server.port, "Host", token));
+    size_t events_bytes = 0;
+    for (json_t *f; (f = tc_next(&back, 3000)) != NULL; json_decref(f)) {
+        if (strcmp(type_of(f), "events") == 0) {
+            char *text = json_dumps(f, JSON_COMPACT);
+            events_bytes = strlen(text);
+            free(text);
+        }
+        if (strcmp(type_of(f), "snapshot") == 0) {
+            json_decref(f);
+            break;
+        }
+    }
+    ck_assert_msg(events_bytes <= 70 * 1024, "a resuming member was sent %zu bytes of kept events", events_bytes);
+    tc_close(&back);
+    stop_server();
+    server_process_cleanup(&server);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -117,6 +254,8 @@ int main(int argc, char **argv)
     TCase *tc = tcase_create("lobby");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_tables_past_the_players_cap_are_refused_before_anything_is_made);
+    tcase_add_test(tc, test_a_table_of_bots_alone_stops_after_its_hand);
+    tcase_add_test(tc, test_chat_is_rate_limited_and_the_kept_events_are_bounded_in_bytes);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
