@@ -388,13 +388,29 @@ void lobby_register(request *q)
     }
 }
 
+static void on_unused_session_closed(void *ctx, const store_error *error)
+{
+    lobby *l = ctx;
+    l->pending--;
+    if (error->status != STORE_OK && error->status != STORE_NOT_FOUND)
+        log_warn("closing a session nobody was given: %s", error->message);
+    lobby_maybe_free(l);
+}
+
 static void on_logged_in(void *ctx, const store_error *error, const store_session *session)
 {
     lobby_pending *w = ctx;
     lobby *l = w->l;
     client *c = w->c;
     password_job_end(l, c);
-    if (lobby_pending_end(w) && c->p != NULL) {
+    bool live = lobby_pending_end(w) && c->p != NULL;
+    if (live && error->status == STORE_OK && c->p->n_rooms > 0) {
+        /* the guest joined a table while the password was checked: switching now would leave it
+         * seated with no connection; the new session is closed unused */
+        lobby_send_error(l, c, w->id, PROTO_ERR_AT_TABLE, "Leave your tables before logging in as someone else.");
+        if (store_logout(l->store, session->token, on_unused_session_closed, l))
+            l->pending++;
+    } else if (live) {
         player *p = error->status == STORE_OK ? lobby_player_of_id(l, session->player_id, session->nickname) : NULL;
         if (error->status == STORE_BAD_LOGIN) {
             lobby_send_error(l, c, w->id, PROTO_ERR_BAD_LOGIN, "Wrong account name or password.");

@@ -6,6 +6,7 @@
  *     nobody ever played leaves no row;
  *   - a table of bots alone stops after its hand, however long someone watches;
  *   - chat is rate-limited apart from play, and a table's kept events are bounded in bytes;
+ *   - a login racing a new table leaves no guest seated without its connection;
  * Each case failed on the server before its fix.
  */
 #include <check.h>
@@ -241,6 +242,65 @@ START_TEST(test_chat_is_rate_limited_and_the_kept_events_are_bounded_in_bytes)
 }
 END_TEST
 
+static void send_raw(table_client *c, json_t *message)
+{
+    char *text = json_dumps(message, JSON_COMPACT);
+    json_decref(message);
+    ck_assert_int_eq(ws_client_send_text(c->ws, text, strlen(text)), WS_CLIENT_OK);
+    free(text);
+}
+
+/* Issue: a login racing a create_table (the password check takes a while) switched the
+ * connection to the account and left the guest seated at the new table with no connection. */
+START_TEST(test_a_login_racing_a_new_table_leaves_no_seat_without_its_connection)
+{
+    start_server(NULL);
+    table_client a;
+    ck_assert(tc_connect(&a, server.host, server.port, "Mei", NULL));
+    json_t *reply = tc_request(&a, json_pack("{s:s, s:s, s:s}", "type", "register", "name", "meitest", "password",
+                                             "jasmine tea"),
+                               10000);
+    ck_assert_str_eq(type_of(reply), "welcome");
+    json_decref(reply);
+    tc_close(&a);
+
+    table_client g;
+    ck_assert(tc_connect(&g, server.host, server.port, "Guest", NULL));
+    send_raw(&g, json_pack("{s:s, s:i, s:s, s:s}", "type", "login", "id", 501, "name", "meitest", "password",
+                           "jasmine tea"));
+    send_raw(&g, json_pack("{s:s, s:i, s:s, s:{}, s:b}", "type", "create_table", "id", 502, "game", "tiengow",
+                           "options", "public", 0));
+    json_t *login_reply = NULL, *table_reply = NULL;
+    for (json_t *f; (login_reply == NULL || table_reply == NULL) && (f = tc_next(&g, 10000)) != NULL;) {
+        json_int_t id = json_integer_value(json_object_get(f, "id"));
+        if (id == 501)
+            login_reply = f;
+        else if (id == 502)
+            table_reply = f;
+        else
+            json_decref(f);
+    }
+    ck_assert_ptr_nonnull(login_reply);
+    ck_assert_ptr_nonnull(table_reply);
+    ck_assert_str_eq(type_of(table_reply), "snapshot");
+    ck_assert_str_eq(type_of(login_reply), "error");
+    ck_assert_str_eq(code_of(login_reply), "at_table");
+    /* the guest is still the connection's player, seated and connected */
+    const char *code = json_string_value(json_object_get(table_reply, "table"));
+    json_t *again = tc_request(&g, json_pack("{s:s, s:s}", "type", "join_table", "code", code), 5000);
+    ck_assert_str_eq(type_of(again), "snapshot");
+    json_t *seat0 = json_array_get(json_object_get(json_object_get(again, "info"), "seats"), 0);
+    ck_assert(json_is_true(json_object_get(seat0, "connected")));
+    ck_assert_int_eq(json_integer_value(json_object_get(again, "seat")), 0);
+    json_decref(again);
+    json_decref(login_reply);
+    json_decref(table_reply);
+    tc_close(&g);
+    stop_server();
+    server_process_cleanup(&server);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -256,6 +316,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_tables_past_the_players_cap_are_refused_before_anything_is_made);
     tcase_add_test(tc, test_a_table_of_bots_alone_stops_after_its_hand);
     tcase_add_test(tc, test_chat_is_rate_limited_and_the_kept_events_are_bounded_in_bytes);
+    tcase_add_test(tc, test_a_login_racing_a_new_table_leaves_no_seat_without_its_connection);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
