@@ -72,7 +72,7 @@ function mySeatIn(players, me) {
 }
 
 /* One sentence for what happened at a step: the game tells its own steps, the house the end. */
-export function describeEvent(game, ev, seats, options) {
+function describeStep(game, ev, seats, options) {
   if (ev.kind === 'hand_over') return t('ev.hand_over');
   return game.describeEvent(ev, seats, options);
 }
@@ -102,7 +102,7 @@ function renderStepper(ts, app, game, replay) {
     ts.ui.step = Math.min(Math.max(step + delta, 0), frames.length - 1);
     app.rerender();
   };
-  const caption = [describeEvent(game, frame.event, seats, ts.options), scene.view && scene.view.over ? t('ev.hand_over') : '']
+  const caption = [describeStep(game, frame.event, seats, ts.options), scene.view && scene.view.over ? t('ev.hand_over') : '']
     .filter(Boolean).join(' ');
   return h('div', { class: 'stepper', id: 'history-stepper', dataset: { step: String(step), steps: String(frames.length) } },
     replay.seat === null ? h('p', { class: 'muted' }, t('history.spectated')) : null,
