@@ -3,17 +3,26 @@
  * explanation against the worked examples A–G of rules/tiengow.md §4 (amounts worked out by
  * hand from the rules page), the Play/Discard decision from a legal list, combination names of
  * §2, the account form's checks against PROTOCOL.md's rule, the paging of the server's history,
- * and that every label exists in all three languages.
+ * that every label exists in all three languages, the registry of games and the store's reading
+ * of the wire (game_state, deciding, view), and that nothing outside a game's folder names it.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-import { explainSettlement, baseUnits } from '../../web-client/js/settlement.js';
-import { analyzeSelection, indicesOf } from '../../web-client/js/play.js';
-import { comboInfo, sortTiles, tileName } from '../../web-client/js/tiles.js';
-import { allKeys } from '../../web-client/js/i18n.js';
+import { explainSettlement, baseUnits } from '../../web-client/js/games/tiengow/settlement.js';
+import { analyzeSelection, indicesOf } from '../../web-client/js/games/tiengow/play.js';
+import { comboInfo, sortTiles, tileName } from '../../web-client/js/games/tiengow/tiles.js';
+import { bankOf, decidingInView } from '../../web-client/js/games/tiengow/board.js';
+import { addStrings, allKeys, setLang, t } from '../../web-client/js/i18n.js';
 import { accountProblem } from '../../web-client/js/lobby.js';
-import { HISTORY_PAGE, mergeHistory, newTable, runningTotals } from '../../web-client/js/store.js';
+import { findGame, gameFor, games, gameTitle, onlyGame } from '../../web-client/js/games/registry.js';
+import { HISTORY_PAGE, applyEvent, applySnapshot, applyView, decidingFrom, mergeHistory, newTable,
+  runningTotals } from '../../web-client/js/store.js';
+
+const WEB_CLIENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web-client');
 
 /* A hand_over result as the server writes it; payments listed by the test from the rules. */
 function result(winner, stacks, endings, payments) {
@@ -247,5 +256,207 @@ describe('translations', () => {
       assert.deepEqual([...en].filter((k) => !other.has(k)), [], `${code} lacks labels`);
       assert.deepEqual([...other].filter((k) => !en.has(k)), [], `${code} has labels English lacks`);
     }
+  });
+});
+
+describe('the registry of games', () => {
+  it('offers Tien Gow under the server\'s name, titled in all three languages', () => {
+    assert.deepEqual(games().map((g) => g.name), ['tiengow']);
+    assert.equal(findGame('tiengow'), games()[0]);
+    assert.equal(onlyGame(), games()[0], 'a house of one game is named after it');
+    const titles = ['zh-Hant', 'zh-Hans', 'en'].map((code) => {
+      setLang(code, null);
+      return gameTitle('tiengow');
+    });
+    setLang('en', null);
+    assert.deepEqual(titles, ['天九', '天九', 'Tien Gow 天九']);
+  });
+
+  it('gives every game each member of the module interface', () => {
+    const members = ['optionEditor', 'readOptions', 'optionsSummary', 'seatBadges', 'seatStats', 'renderCenter',
+      'renderControls', 'renderSettlement', 'nextGameState', 'describeEvent', 'decidingInView', 'renderReplayHand'];
+    for (const game of games()) {
+      for (const key of ['titleKey', 'taglineKey', 'optionsTitleKey']) assert.notEqual(t(game[key]), game[key], `${game.name}.${key} has a label`);
+      for (const m of members) assert.equal(typeof game[m], 'function', `${game.name}.${m}`);
+    }
+  });
+
+  it('draws no game part for a table of a game it does not know', () => {
+    assert.equal(findGame('mahjong'), null);
+    assert.equal(gameTitle('mahjong'), 'mahjong');
+    const unknown = gameFor('mahjong');
+    const scene = { seats: [], view: { over: false }, deciding: [], gameState: { banker: 0, multiplier: 2 }, phase: 'playing' };
+    assert.deepEqual(unknown.seatBadges(scene, 0), []);
+    assert.deepEqual(unknown.seatStats(scene, 0), []);
+    assert.equal(unknown.renderCenter(scene), null);
+    assert.deepEqual(unknown.nextGameState({ winner: 1 }, { a: 1 }), { a: 1 }, 'the state stays as the server sent it');
+    assert.equal(unknown.describeEvent({ kind: 'hand_started', hand: 1 }, [], {}), '');
+  });
+
+  it('refuses a game label that is already defined rather than relabel another page', () => {
+    assert.throws(() => addStrings({ en: { 'table.leave': 'Go' } }), /table\.leave/);
+    assert.throws(() => addStrings({ 'zh-Hant': { 'tg.play.play': '打' } }), /tg\.play\.play/);
+    assert.equal(t('table.leave'), 'Leave table');
+  });
+
+  it('summarises Tien Gow\'s options as the table list shows them', () => {
+    const tiengow = findGame('tiengow');
+    assert.equal(tiengow.optionsSummary({}), 'Standard rules');
+    assert.equal(tiengow.optionsSummary({ wen_zun: true, rotation: 'turn', four_pairs: true, stake: 5 }),
+      '文尊 · 輪莊 · +1 natural hands · stake 5');
+  });
+
+  it('tells a Tien Gow deal by the banker and multiplier of its game_state', () => {
+    const seats = [{ name: 'Ah Ma' }, { bot: true }, { name: 'Bo Bo' }, { bot: true }];
+    const tiengow = findGame('tiengow');
+    assert.equal(tiengow.describeEvent({ kind: 'hand_started', hand: 3, game_state: { banker: 2, multiplier: 3 } }, seats, {}),
+      'Hand 3 is dealt; West · Bo Bo banks at ×3.');
+    assert.equal(tiengow.describeEvent({ kind: 'action', seat: 0, discard: 2, by_bot: true }, seats, {}),
+      'East · Ah Ma (bot) discards 2 face down.');
+  });
+
+  it('carries Tien Gow\'s next banker and multiplier from a result into the table state', () => {
+    const tiengow = findGame('tiengow');
+    assert.deepEqual(tiengow.nextGameState({ next_banker: 3, next_multiplier: 4 }, { banker: 1, multiplier: 3 }),
+      { banker: 3, multiplier: 4 });
+    assert.deepEqual(tiengow.nextGameState({}, { banker: 1, multiplier: 3 }), { banker: 1, multiplier: 3 });
+  });
+
+  it('puts the banker badge on the hand\'s banker while it is played and on the next banker between hands', () => {
+    const view = { banker: 1, multiplier: 3 };
+    assert.deepEqual(bankOf({ phase: 'playing', view, gameState: { banker: 1, multiplier: 3 } }), { banker: 1, multiplier: 3 });
+    assert.deepEqual(bankOf({ phase: 'between_hands', view, gameState: { banker: 2, multiplier: 2 } }), { banker: 2, multiplier: 2 });
+    assert.equal(bankOf({ phase: 'waiting', view: null, gameState: null }), null);
+  });
+
+  it('finds the seat to act in a replayed Tien Gow view, and nobody once it is over', () => {
+    assert.deepEqual(decidingInView({ to_act: 2, over: false }), [{ seat: 2, kind: 'turn' }]);
+    assert.deepEqual(decidingInView({ to_act: 2, over: true }), []);
+    assert.deepEqual(decidingInView(null), []);
+  });
+});
+
+describe('the store reads the wire of any game', () => {
+  const seats = [0, 1, 2, 3].map((seat) => ({ seat, player: seat === 0 ? 'p1' : null, name: seat === 0 ? 'Ah Ma' : null,
+    bot: seat !== 0, connected: true }));
+  const snapshot = (info, view, seat = 0) => ({
+    type: 'snapshot', table: 'K7M2QX', seq: 41, seat, view,
+    info: { code: 'K7M2QX', game: 'tiengow', options: {}, public: false, host: 'p1', state: 'playing', turn_seconds: 30,
+      hands_played: 2, scores: [12, -4, 0, -8], seats, game_state: { banker: 1, multiplier: 3 }, deciding: [], ...info },
+  });
+  const event = (ev, extra) => ({ type: 'event', table: 'K7M2QX', seq: 42, event: ev, deciding: [], seats, ...extra });
+
+  it('keeps the game_state of a snapshot and gives each deciding seat a local deadline', () => {
+    const ts = newTable('K7M2QX');
+    const before = Date.now();
+    applySnapshot(ts, snapshot({ deciding: [{ seat: 0, kind: 'claim', ms_left: 27000 }, { seat: 2, kind: 'claim', ms_left: null }] },
+      { hand: ['6-6'], over: false }));
+    assert.deepEqual(ts.gameState, { banker: 1, multiplier: 3 });
+    assert.deepEqual(ts.deciding.map((d) => [d.seat, d.kind]), [[0, 'claim'], [2, 'claim']]);
+    assert.ok(ts.deciding[0].deadline >= before + 27000 && ts.deciding[0].deadline <= Date.now() + 27000);
+    assert.equal(ts.deciding[1].deadline, null, 'a bot\'s pause has no countdown');
+    assert.equal(ts.mySeat, 0);
+    assert.deepEqual(decidingFrom(undefined), [], 'no list: nobody decides');
+  });
+
+  it('follows deciding from every event, with or without a view', () => {
+    const ts = newTable('K7M2QX');
+    applySnapshot(ts, snapshot({}, { hand: ['6-6'], over: false }));
+    applyEvent(ts, event({ kind: 'connection', seat: 1, connected: false }, { deciding: [{ seat: 3, kind: 'turn', ms_left: 5000 }] }), 'p1');
+    assert.deepEqual(ts.deciding.map((d) => d.seat), [3]);
+    assert.deepEqual(ts.view, { hand: ['6-6'], over: false }, 'an event without a view leaves the view');
+    applyEvent(ts, event({ kind: 'action', seat: 3, discard: 1 }, { view: { hand: ['6-6'], over: false, to_act: 0 } }), 'p1');
+    assert.deepEqual(ts.deciding, []);
+    assert.equal(ts.view.to_act, 0);
+  });
+
+  it('starts a hand with its game_state and a fresh scratch for the game\'s controls', () => {
+    const ts = newTable('K7M2QX');
+    applySnapshot(ts, snapshot({ state: 'between_hands' }, null));
+    ts.ui.game.selected = new Set([1]);
+    ts.ui.readySent = true;
+    applyEvent(ts, event({ kind: 'hand_started', hand: 3, game_state: { banker: 2, multiplier: 2 } },
+      { view: { hand: ['6-6'], over: false }, deciding: [{ seat: 2, kind: 'turn', ms_left: null }] }), 'p1');
+    assert.equal(ts.phase, 'playing');
+    assert.equal(ts.handsPlayed, 3);
+    assert.deepEqual(ts.gameState, { banker: 2, multiplier: 2 });
+    assert.deepEqual(ts.ui.game, {});
+    assert.equal(ts.ui.readySent, false);
+  });
+
+  it('settles a hand with the hand\'s own state and moves the table to the game\'s next state', () => {
+    const ts = newTable('K7M2QX');
+    applySnapshot(ts, snapshot({}, { hand: ['6-6'], over: false }));
+    const result = { winner: 1, net: [-5, 9, -2, -2], next_banker: 1, next_multiplier: 2 };
+    const finished = applyEvent(ts, event({ kind: 'hand_over', hand: 2, result, scores: [7, 5, -2, -10], next_hand_ms: 10000 },
+      { view: { hand: [], over: true, result } }), 'p1');
+    assert.equal(finished, true);
+    assert.equal(ts.phase, 'between_hands');
+    assert.deepEqual(ts.scores, [7, 5, -2, -10], 'the scores are the table\'s running totals');
+    assert.deepEqual(ts.lastResult.gameState, { banker: 1, multiplier: 3 }, 'the settlement keeps the hand\'s state');
+    assert.deepEqual(ts.lastResult.scores, [7, 5, -2, -10]);
+    assert.equal(ts.lastResult.view.over, true);
+    assert.deepEqual(ts.gameState, { banker: 1, multiplier: 2 }, 'the next hand\'s banker shows between hands');
+  });
+
+  it('adds a hand\'s net to the scores when hand_over carries no totals', () => {
+    const ts = newTable('K7M2QX');
+    applySnapshot(ts, snapshot({}, null));
+    applyEvent(ts, event({ kind: 'hand_over', hand: 2, result: { winner: 1, net: [-5, 9, -2, -2] } }), 'p1');
+    assert.deepEqual(ts.scores, [7, 5, -2, -10]);
+  });
+
+  it('keeps the table state of a game it does not know as the server sent it', () => {
+    const ts = newTable('K7M2QX');
+    applySnapshot(ts, snapshot({ game: 'mahjong', game_state: { dealer: 2, round: 'east' } }, null));
+    applyEvent(ts, event({ kind: 'hand_over', hand: 2, result: { winner: 1, net: [0, 0, 0, 0] } }), 'p1');
+    assert.deepEqual(ts.gameState, { dealer: 2, round: 'east' });
+  });
+
+  it('shows the last settlement after a reload between hands, from the view of the finished hand', () => {
+    const ts = newTable('K7M2QX');
+    const result = { winner: 1, net: [-5, 9, -2, -2] };
+    applySnapshot(ts, snapshot({ state: 'between_hands', game_state: { banker: 1, multiplier: 2 } }, { over: true, result }));
+    assert.equal(ts.lastResult.hand, 2);
+    assert.equal(ts.lastResult.result, result);
+    assert.deepEqual(ts.lastResult.scores, [12, -4, 0, -8]);
+  });
+
+  it('replaces the seat\'s view with a view frame and leaves the sequence alone', () => {
+    const ts = newTable('K7M2QX');
+    applySnapshot(ts, snapshot({}, { hand: ['6-6', '1-1'], over: false }));
+    applyView(ts, { type: 'view', table: 'K7M2QX', view: { hand: ['6-6'], over: false } });
+    assert.deepEqual(ts.view, { hand: ['6-6'], over: false });
+    assert.equal(ts.seq, 41);
+  });
+});
+
+describe('nothing outside a game\'s folder names the game', () => {
+  /* Tien Gow's name and terms; the registry may only import the game and list it. */
+  const WORDS = ['tiengow', 'tien gow', '天九', 'banker', 'multiplier', 'stacks', 'trick', '莊', '庄', '棟', '栋'];
+  const REGISTRY_LINES = [/^import \w+ from '\.\/\w+\/index\.js';$/, /^const GAMES = \[[\w, ]*\];$/];
+
+  function filesUnder(dir) {
+    return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) return full === path.join(WEB_CLIENT, 'js', 'games', 'tiengow') ? [] : filesUnder(full);
+      return [full];
+    });
+  }
+
+  it('finds Tien Gow\'s words only in js/games/tiengow/', () => {
+    const found = [];
+    const files = filesUnder(WEB_CLIENT);
+    assert.ok(files.some((f) => f.endsWith('table.js')) && files.some((f) => f.endsWith('teahouse.css')));
+    for (const file of files) {
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (file.endsWith(path.join('games', 'registry.js')) && REGISTRY_LINES.some((re) => re.test(line))) return;
+        for (const word of WORDS) {
+          if (line.toLowerCase().includes(word)) found.push(`${path.relative(WEB_CLIENT, file)}:${i + 1}: ${word}`);
+        }
+      });
+    }
+    assert.deepEqual(found, []);
   });
 });

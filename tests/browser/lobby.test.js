@@ -1,7 +1,8 @@
 /*
- * lobby — a public table opened with rule options appears in another player's lobby with its
- * game, seats taken and options, and joining it from the list seats nobody until they sit; a
- * code that names no table gives a clear message and leaves the player in the lobby.
+ * lobby — the game picker offers the house's games; a public table opened with rule options
+ * appears in another player's lobby with its game, seats taken and options, and joining it from
+ * the list seats nobody until they sit; a code that names no table gives a clear message and
+ * leaves the player in the lobby.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +24,8 @@ describe('the lobby', () => {
   it('lists a public table with its seats and options and joins it from the list', async () => {
     const host = await openPage(browser, server.url);
     await enterName(host, 'Ah Ma');
+    assert.deepEqual(await host.$$eval('#create-game option', (os) => os.map((o) => [o.value, o.textContent])),
+      [['tiengow', 'Tien Gow 天九']], 'the game picker lists the games of the registry');
     await host.click('details.rules summary');
     for (const id of ['#opt-wen_zun-help', '#opt-rotation-help', '#opt-qin_multiplier-help', '#opt-qin_pays_all-help',
       '#opt-quartet_bonus-help']) {

@@ -81,7 +81,7 @@ describe('one player and three bots', () => {
       const text = await page.evaluate((h) => window.seenSettlements[h], over.hand);
       assert.match(text, new RegExp(`Hand ${over.hand}:`));
       /* rules §4 by hand, for a hand with no special ending and no bonus */
-      const { banker, multiplier } = started.find((e) => e.hand === over.hand);
+      const { banker, multiplier } = started.find((e) => e.hand === over.hand).game_state;
       if (r.endings.length === 0 && r.bonuses.length === 0) {
         for (let seat = 0; seat < 4; seat++) {
           if (seat === r.winner) continue;

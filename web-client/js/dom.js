@@ -1,6 +1,6 @@
 /*
  * dom — the few DOM helpers the views share: h() builds an element from a tag, attributes and
- * children; replace() swaps a container's content while keeping keyboard focus on the element
+ * children; field() and checkbox() a labelled form control with its help; replace() swaps a container's content while keeping keyboard focus on the element
  * with the same data-focus key (or, if that one is gone or disabled, the first control left in
  * the container), so a re-render after a server event does not lose the player's place when
  * they play with the keyboard.
@@ -30,6 +30,21 @@ function append(el, children) {
     else if (child instanceof Node) el.appendChild(child);
     else el.appendChild(document.createTextNode(String(child)));
   }
+}
+
+/* A labelled control with an optional line of help under it (the control names it in aria-describedby). */
+export function field(id, label, control, help) {
+  return h('div', { class: 'field' },
+    h('label', { for: id }, label),
+    control,
+    help ? h('p', { class: 'help', id: `${id}-help` }, help) : null);
+}
+
+export function checkbox(id, label, checked, help) {
+  return h('div', { class: 'field field-check' },
+    h('input', { type: 'checkbox', id, checked, 'aria-describedby': help ? `${id}-help` : null }),
+    h('label', { for: id }, label),
+    help ? h('p', { class: 'help', id: `${id}-help` }, help) : null);
 }
 
 /* Replaces the container's children, keeping focus on the same logical control if it had it. */

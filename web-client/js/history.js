@@ -2,9 +2,9 @@
  * history — the table's past hands, as the server keeps them (PROTOCOL.md `history` and
  * `replay`): each finished hand with its settlement explained, newest first, twenty at a time
  * with a button for older ones; and for an opened hand a stepper through its replay frames,
- * each the view the player had after that step (their own tiles at that moment, the trick,
- * the stacks), drawn by board.js exactly as the live table drew it. A hand the player did not
- * play replays as a spectator saw it, with no hidden tile.
+ * each the view the player had after that step (their own tiles at that moment and the board),
+ * drawn by the seats and the game module exactly as the live table drew it. A hand the player
+ * did not play replays as a spectator saw it, with no hidden tile.
  *
  * The server keeps the history, so it survives a reload and shows hands from before the player
  * arrived. The panel asks for the newest page when it opens and after each hand_over, and for
@@ -12,8 +12,8 @@
  */
 import { h } from './dom.js';
 import { t, lang } from './i18n.js';
-import { comboName } from './tiles.js';
-import { renderSeat, renderSettlement, renderTrick, seatName, signed, tileRow } from './board.js';
+import { renderSeat, seatName, signed } from './seats.js';
+import { gameFor } from './games/registry.js';
 import { mergeHistory, runningTotals } from './store.js';
 
 /* Asks for the newest page of the table's history (or, with older, the page before the oldest
@@ -71,41 +71,38 @@ function mySeatIn(players, me) {
   return mine ? mine.seat : null;
 }
 
-/* One sentence for what happened at a step. */
-export function describeEvent(ev, seats, options) {
-  if (ev.kind === 'hand_started') return t('ev.hand_started', { n: ev.hand, name: seatName(seats, ev.banker), m: ev.multiplier });
+/* One sentence for what happened at a step: the game tells its own steps, the house the end. */
+function describeStep(game, ev, seats, options) {
   if (ev.kind === 'hand_over') return t('ev.hand_over');
-  if (ev.kind === 'action') {
-    const bot = ev.by_bot && !(seats[ev.seat] && seats[ev.seat].bot) ? t('ev.byBot') : ''; /* a bot covered a person */
-    if (ev.play) return t('ev.play', { name: seatName(seats, ev.seat) + bot, combo: comboName(ev.play, lang(), options) });
-    return t('ev.discard', { name: seatName(seats, ev.seat) + bot, n: ev.discard });
-  }
-  return '';
+  return game.describeEvent(ev, seats, options);
 }
 
-function frameScene(ts, replay, seats, frame) {
+/* The table state a replayed hand was played under, as its deal (frame 0) says. */
+function replayState(frames) {
+  const deal = frames.length ? frames[0].event : null;
+  return deal && deal.kind === 'hand_started' && deal.game_state !== undefined ? deal.game_state : null;
+}
+
+function frameScene(ts, game, replay, seats, frame) {
   const view = frame.view;
-  const toAct = view && !view.over && Number.isInteger(view.to_act) ? { seat: view.to_act } : null;
   return {
-    seats, view, turn: toAct, mySeat: replay.seat, scores: null,
-    banker: view ? view.banker : null, multiplier: view ? view.multiplier : null,
-    hostId: null, meId: null, options: ts.options, phase: 'playing',
+    seats, view, deciding: game.decidingInView(view), mySeat: replay.seat, scores: null,
+    gameState: replayState(replay.frames), hostId: null, meId: null, options: ts.options, phase: 'playing',
   };
 }
 
-function renderStepper(ts, app, replay) {
+function renderStepper(ts, app, game, replay) {
   const frames = replay.frames;
   if (!frames.length) return h('p', { class: 'muted' }, t('history.noFrames'));
   const seats = seatsOf(replay.players);
   const step = Math.min(Math.max(ts.ui.step, 0), frames.length - 1);
   const frame = frames[step];
-  const scene = frameScene(ts, replay, seats, frame);
+  const scene = frameScene(ts, game, replay, seats, frame);
   const go = (delta) => {
     ts.ui.step = Math.min(Math.max(step + delta, 0), frames.length - 1);
     app.rerender();
   };
-  const myTiles = scene.view && Array.isArray(scene.view.hand) && scene.view.hand.length ? scene.view.hand : null;
-  const caption = [describeEvent(frame.event, seats, ts.options), scene.view && scene.view.over ? t('ev.hand_over') : '']
+  const caption = [describeStep(game, frame.event, seats, ts.options), scene.view && scene.view.over ? t('ev.hand_over') : '']
     .filter(Boolean).join(' ');
   return h('div', { class: 'stepper', id: 'history-stepper', dataset: { step: String(step), steps: String(frames.length) } },
     replay.seat === null ? h('p', { class: 'muted' }, t('history.spectated')) : null,
@@ -117,16 +114,16 @@ function renderStepper(ts, app, replay) {
         disabled: step === frames.length - 1, onclick: () => go(1) }, `${t('history.next')} ▶`)),
     h('p', { class: 'stepper-caption' }, caption),
     h('div', { class: 'board board-replay' },
-      [0, 1, 2, 3].map((seat) => renderSeat(scene, seat, [])),
-      h('div', { class: 'board-center' }, renderTrick(scene))),
-    myTiles ? h('div', { class: 'replay-hand' }, h('span', { class: 'muted' }, t('table.yourHand')), ' ', tileRow(myTiles, { small: true })) : null);
+      [0, 1, 2, 3].map((seat) => renderSeat(game, scene, seat, [])),
+      h('div', { class: 'board-center' }, game.renderCenter(scene))),
+    game.renderReplayHand(scene));
 }
 
-function renderReplay(ts, app, hand) {
+function renderReplay(ts, app, game, hand) {
   const replay = ts.replays.get(hand);
   if (!replay || replay.loading) return h('p', { class: 'muted', role: 'status' }, t('history.loading'));
   if (replay.error) return h('p', { class: 'error', role: 'alert' }, errorText(replay.error));
-  return renderStepper(ts, app, replay);
+  return renderStepper(ts, app, game, replay);
 }
 
 function errorText(err) {
@@ -142,16 +139,22 @@ function finishedAt(ms) {
   }
 }
 
-function renderEntry(ts, app, entry, totals) {
+/* "South · Bot won", or nothing for a hand nobody won. */
+function winnerText(seats, result) {
+  const winner = result && result.winner;
+  return Number.isInteger(winner) && winner >= 0 ? ` — ${t('history.winner', { name: seatName(seats, winner) })}` : '';
+}
+
+function renderEntry(ts, app, game, entry, totals) {
   const open = ts.ui.openHand === entry.hand;
   const seats = seatsOf(entry.players);
   const me = mySeatIn(entry.players, app.me());
   const net = Array.isArray(entry.net) ? entry.net : entry.result.net;
-  const summary = `${t('history.hand', { n: entry.hand })} — ${t('history.winner', { name: seatName(seats, entry.result.winner) })}`
+  const summary = `${t('history.hand', { n: entry.hand })}${winnerText(seats, entry.result)}`
     + (me !== null ? ` · ${t('history.yourNet', { n: signed(net[me]) })}` : '');
   const settled = {
-    hand: entry.hand, result: entry.result, banker: entry.banker, multiplier: entry.multiplier,
-    options: ts.options, finalLeader: null, seats, scores: totals.get(entry.hand) || null,
+    hand: entry.hand, result: entry.result, gameState: entry.game_state === undefined ? null : entry.game_state, view: null,
+    options: ts.options, seats, scores: totals.get(entry.hand) || null,
   };
   return h('li', { class: `history-entry${open ? ' open' : ''}`, dataset: { hand: String(entry.hand), net: net.join(',') } },
     h('button', { type: 'button', class: 'history-open link', 'aria-expanded': open ? 'true' : 'false',
@@ -162,11 +165,11 @@ function renderEntry(ts, app, entry, totals) {
         app.rerender();
       } }, summary),
     h('span', { class: 'history-time muted' }, ` ${finishedAt(entry.finished_at)}`),
-    open ? renderSettlement(settled, { id: `history-settlement-${entry.hand}` }) : null,
-    open ? renderReplay(ts, app, entry.hand) : null);
+    open ? game.renderSettlement(settled, { id: `history-settlement-${entry.hand}` }) : null,
+    open ? renderReplay(ts, app, game, entry.hand) : null);
 }
 
-function renderBody(ts, app) {
+function renderBody(ts, app, game) {
   const hist = ts.hist;
   if (hist.error && hist.error.code === 'no_history') return h('p', {}, t('err.no_history'));
   const parts = [];
@@ -180,7 +183,7 @@ function renderBody(ts, app) {
     return parts;
   }
   const totals = runningTotals(hist.hands);
-  parts.push(h('ol', { class: 'history-list', reversed: true }, hist.hands.map((e) => renderEntry(ts, app, e, totals))));
+  parts.push(h('ol', { class: 'history-list', reversed: true }, hist.hands.map((e) => renderEntry(ts, app, game, e, totals))));
   if (hist.more) {
     parts.push(h('button', { type: 'button', class: 'secondary', id: 'history-more', dataset: { focus: 'history-more' },
       disabled: hist.loading, onclick: () => loadHistory(ts, app, { older: true }) }, t('history.more')));
@@ -197,5 +200,5 @@ export function renderHistory(ts, app) {
         app.rerender();
       } }, t('history.close'))),
     h('p', { class: 'muted' }, t('history.note')),
-    renderBody(ts, app));
+    renderBody(ts, app, gameFor(ts.info && ts.info.game)));
 }

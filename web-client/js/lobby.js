@@ -1,14 +1,15 @@
 /*
  * lobby — the first page (#/): choose a name, log in to an account or make this guest one (or
- * log out), see the public tables, join a table by its code, and open a new table with the rule
- * options of rules §7, each with a short explanation.
+ * log out), see the public tables, join a table by its code, and open a new table of one of the
+ * house's games (games/registry.js) with that game's rule options.
  *
  * The forms are built once per mount (so typing is never lost when the table list refreshes);
  * update() redraws only the greeting and the list. Logging in or out changes the mount, so the
  * account card is drawn afresh for the new identity.
  */
-import { h, replace } from './dom.js';
+import { field, h, replace } from './dom.js';
 import { has, t } from './i18n.js';
+import { findGame, games, gameTitle } from './games/registry.js';
 
 /* Table codes: 6 characters, letters and digits without look-alikes (PROTOCOL.md). */
 export const CODE_PATTERN = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
@@ -17,68 +18,12 @@ export function normalizeCode(text) {
   return String(text || '').toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
-/* Rule options of rules §8 with their defaults; the form's controls are built from this list. */
-const RULE_OPTIONS = [
-  { key: 'wen_zun', kind: 'bool', def: false },
-  { key: 'rotation', kind: 'choice', def: 'fly', choices: ['fly', 'turn'] },
-  { key: 'qin_multiplier', kind: 'choice', def: 4, choices: [4, 2] },
-  { key: 'qin_pays_all', kind: 'bool', def: true },
-  { key: 'quartet_bonus', kind: 'choice', def: 'winner', choices: ['winner', 'appearance'] },
-];
-const NATURAL_OPTIONS = ['seven_civil', 'seven_military', 'eight_civil', 'eight_military', 'four_pairs'];
-
-/* A short list of what differs from the standard rules, for the table list. */
-export function optionsSummary(options) {
-  const o = options || {};
-  const parts = [];
-  if (o.wen_zun) parts.push(t('options.summary.wen_zun'));
-  if (o.rotation === 'turn') parts.push(t('options.summary.turn'));
-  if (o.qin_multiplier === 2) parts.push(t('options.summary.qin2'));
-  if (o.qin_pays_all === false) parts.push(t('options.summary.qin_each'));
-  if (o.quartet_bonus === 'appearance') parts.push(t('options.summary.appearance'));
-  const naturals = NATURAL_OPTIONS.filter((k) => o[k]).length;
-  if (naturals) parts.push(t('options.summary.naturals', { n: naturals }));
-  if (o.stake && o.stake !== 1) parts.push(t('options.summary.stake', { n: o.stake }));
-  return parts.length ? parts.join(' · ') : t('options.standard');
-}
-
-function field(id, label, control, help) {
-  return h('div', { class: 'field' },
-    h('label', { for: id }, label),
-    control,
-    help ? h('p', { class: 'help', id: `${id}-help` }, help) : null);
-}
-
-function checkbox(id, label, checked, help) {
-  return h('div', { class: 'field field-check' },
-    h('input', { type: 'checkbox', id, checked, 'aria-describedby': help ? `${id}-help` : null }),
-    h('label', { for: id }, label),
-    help ? h('p', { class: 'help', id: `${id}-help` }, help) : null);
-}
-
-function ruleControl(opt) {
-  const id = `opt-${opt.key}`;
-  const help = t(`opt.${opt.key}.help`);
-  if (opt.kind === 'bool') return checkbox(id, t(`opt.${opt.key}`), opt.def, help);
-  const select = h('select', { id, 'aria-describedby': `${id}-help` }, opt.choices.map((c) => h('option', {
-    value: String(c), selected: c === opt.def ? true : null,
-  }, opt.key === 'qin_multiplier' ? `×${c}` : t(`opt.${opt.key}.${c}`))));
-  return field(id, t(`opt.${opt.key}`), select, help);
-}
-
 /* Reads the create form into a create_table message. */
 function readCreateForm(form) {
-  const options = {};
-  for (const opt of RULE_OPTIONS) {
-    const el = form.querySelector(`#opt-${opt.key}`);
-    if (opt.kind === 'bool') options[opt.key] = el.checked;
-    else options[opt.key] = typeof opt.def === 'number' ? Number(el.value) : el.value;
-  }
-  for (const key of NATURAL_OPTIONS) options[key] = form.querySelector(`#opt-${key}`).checked;
-  options.stake = Math.max(1, Math.floor(Number(form.querySelector('#opt-stake').value) || 1));
+  const game = findGame(form.querySelector('#create-game').value);
   const turn = Math.floor(Number(form.querySelector('#opt-turn_seconds').value) || 30);
   return {
-    type: 'create_table', game: form.querySelector('#create-game').value, options,
+    type: 'create_table', game: game.name, options: game.readOptions(form),
     public: form.querySelector('#vis-public').checked,
     turn_seconds: Math.min(300, Math.max(5, turn)),
   };
@@ -220,32 +165,47 @@ function joinForm(app) {
     h('button', { type: 'submit', id: 'join-submit' }, t('lobby.joinButton')));
 }
 
+/* The rule options of a game, then the table's turn timer; choosing another game swaps the game's part. */
+function rulesSection(first) {
+  const summary = h('summary', {}, t(first.optionsTitleKey));
+  let editor = first.optionEditor();
+  const timer = field('opt-turn_seconds', t('create.turnSeconds'), h('input', { id: 'opt-turn_seconds', type: 'number', min: 5,
+    max: 300, step: 1, value: '30', 'aria-describedby': 'opt-turn_seconds-help' }), t('create.turnSecondsHelp'));
+  const details = h('details', { class: 'rules' }, summary, editor, timer);
+  const choose = (game) => {
+    for (const node of editor) node.remove();
+    editor = game.optionEditor();
+    timer.before(...editor);
+    summary.textContent = t(game.optionsTitleKey);
+  };
+  return { details, choose };
+}
+
 function createForm(app) {
   const submit = (e) => {
     e.preventDefault();
     app.createTable(readCreateForm(e.target));
   };
+  const offered = games();
+  const rules = rulesSection(offered[0]);
   return h('form', { id: 'create-form', class: 'card', onsubmit: submit },
     h('h2', {}, t('create.title')),
-    field('create-game', t('create.game'), h('select', { id: 'create-game' }, h('option', { value: 'tiengow' }, t('game.tiengow')))),
+    field('create-game', t('create.game'), h('select', { id: 'create-game', onchange: (e) => rules.choose(findGame(e.target.value)) },
+      offered.map((game) => h('option', { value: game.name }, t(game.titleKey))))),
     h('fieldset', {},
       h('legend', {}, t('create.visibility')),
       h('div', { class: 'field-check' }, h('input', { type: 'radio', id: 'vis-private', name: 'visibility', value: 'private', checked: true }),
         h('label', { for: 'vis-private' }, t('create.private'))),
       h('div', { class: 'field-check' }, h('input', { type: 'radio', id: 'vis-public', name: 'visibility', value: 'public' }),
         h('label', { for: 'vis-public' }, t('create.public')))),
-    h('details', { class: 'rules' },
-      h('summary', {}, t('create.rules')),
-      RULE_OPTIONS.map(ruleControl),
-      h('fieldset', {},
-        h('legend', {}, t('opt.naturals')),
-        h('p', { class: 'help' }, t('opt.naturals.help')),
-        NATURAL_OPTIONS.map((key) => checkbox(`opt-${key}`, t(`opt.${key}`), false, null))),
-      field('opt-stake', t('opt.stake'), h('input', { id: 'opt-stake', type: 'number', min: 1, step: 1, value: '1',
-        'aria-describedby': 'opt-stake-help' }), t('opt.stake.help')),
-      field('opt-turn_seconds', t('create.turnSeconds'), h('input', { id: 'opt-turn_seconds', type: 'number', min: 5, max: 300,
-        step: 1, value: '30', 'aria-describedby': 'opt-turn_seconds-help' }), t('create.turnSecondsHelp'))),
+    rules.details,
     h('button', { type: 'submit', id: 'create-submit' }, t('create.submit')));
+}
+
+/* The table's rule options in a few words, as its game says them ('' for a game this client does not know). */
+function optionsSummaryOf(summary) {
+  const game = findGame(summary.game);
+  return game ? game.optionsSummary(summary.options) : '';
 }
 
 function tableRow(app, summary) {
@@ -253,10 +213,10 @@ function tableRow(app, summary) {
   const names = summary.seats.map((s) => (s.bot ? t('table.bot') : s.name || '—')).join(' · ');
   return h('li', { class: 'public-table', dataset: { code: summary.code } },
     h('div', { class: 'public-main' },
-      h('strong', {}, t(`game.${summary.game}`)), ' ', h('span', { class: 'code' }, summary.code),
+      h('strong', {}, gameTitle(summary.game)), ' ', h('span', { class: 'code' }, summary.code),
       h('span', { class: 'muted' }, ` · ${t(`lobby.state.${summary.state}`)} · ${t('lobby.seats', { n: taken })}`)),
     h('div', { class: 'public-detail muted' }, names),
-    h('div', { class: 'public-detail' }, optionsSummary(summary.options),
+    h('div', { class: 'public-detail' }, optionsSummaryOf(summary),
       summary.host ? h('span', { class: 'muted' }, ` · ${t('lobby.hostBy', { name: summary.host })}`) : null,
       summary.hands_played ? h('span', { class: 'muted' }, ` · ${t('lobby.hands', { n: summary.hands_played })}`) : null),
     h('button', { type: 'button', class: 'join-public', dataset: { focus: `join-${summary.code}` },

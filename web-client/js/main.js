@@ -1,8 +1,8 @@
 /*
- * main — the client's entry point: the language switch and connection banner in the header, the
- * router (#/ the lobby, #/t/CODE a table), the connection to the server and the dispatch of its
- * messages into the table store, the account actions (register, log in, log out), and the one
- * `app` object the pages act through.
+ * main — the client's entry point: the games' stylesheets, the language switch and connection
+ * banner in the header, the router (#/ the lobby, #/t/CODE a table), the connection to the
+ * server and the dispatch of its messages into the table store, the account actions (register,
+ * log in, log out), and the one `app` object the pages act through.
  *
  * A page is mounted once per route, language, name and account, then updated after every
  * message, so a form being filled in or a tile being focused survives the stream of table events.
@@ -10,10 +10,11 @@
 import { LANGS, has, initialLang, lang, onLangChange, setLang, t } from './i18n.js';
 import { h, replace } from './dom.js';
 import { Connection } from './connection.js';
-import { applyEvent, applyMissed, applySnapshot, newTable } from './store.js';
+import { applyEvent, applyMissed, applySnapshot, applyView, newTable } from './store.js';
 import { mountLobby, updateLobby, normalizeCode, CODE_PATTERN } from './lobby.js';
 import { mountTable, updateTable } from './table.js';
 import { loadHistory } from './history.js';
+import { games, onlyGame } from './games/registry.js';
 
 const NAME_KEY = 'teahouse.name';
 const TABLES_POLL_MS = 5000;
@@ -30,6 +31,7 @@ const state = {
   firstWelcome: true,
 };
 const tables = new Map();
+const houseGame = onlyGame(); /* a house of one game is named after it */
 let mountedKey = null;
 let toastTimer = null;
 let onlineWaiters = [];
@@ -162,6 +164,9 @@ function onMessage(msg) {
       if (applyMissed(ts, msg)) refreshHistory(ts);
       break;
     }
+    case 'view':
+      if (tables.has(msg.table)) applyView(tables.get(msg.table), msg);
+      break;
     case 'error':
       if (msg.id === undefined) showError(msg);
       break;
@@ -259,7 +264,7 @@ function renderHeader() {
   switcher.setAttribute('aria-label', t('lang.label'));
   document.getElementById('brand-title').textContent = t('app.title');
   document.querySelector('.skip-link').textContent = t('app.skip');
-  document.getElementById('brand-subtitle').textContent = t('app.subtitle');
+  document.getElementById('brand-subtitle').textContent = t(houseGame ? houseGame.taglineKey : 'app.subtitle');
   const banner = document.getElementById('conn-banner');
   const status = state.status;
   banner.dataset.status = status;
@@ -289,7 +294,7 @@ function render() {
     document.title = `${state.route.code} · ${t('app.title')}`;
   } else {
     updateLobby(main, app);
-    document.title = `${t('app.title')} · ${t('game.tiengow')}`;
+    document.title = houseGame ? `${t('app.title')} · ${t(houseGame.titleKey)}` : t('app.title');
   }
 }
 
@@ -313,6 +318,21 @@ function tick() {
 
 /* --- start --- */
 
+/* Each game's stylesheet after teahouse.css; the first page waits for them (or their failure), so
+ * a table never shows unstyled. */
+function loadGameStyles() {
+  const loads = games().filter((g) => g.stylesheet).map((g) => new Promise((resolve) => {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = g.stylesheet;
+    link.onload = resolve;
+    link.onerror = resolve;
+    document.head.appendChild(link);
+  }));
+  return Promise.all(loads);
+}
+
+await loadGameStyles();
 setLang(initialLang(storage, navigator.languages), null);
 onLangChange(() => render());
 window.addEventListener('hashchange', route);

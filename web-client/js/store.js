@@ -1,19 +1,23 @@
 /*
  * store — what the client knows about each table it is at, kept up to date from the server's
- * snapshot, event and events messages (protocol/PROTOCOL.md), and the part of the table's
+ * snapshot, event, events and view messages (protocol/PROTOCOL.md), and the part of the table's
  * history this page has asked the server for.
  *
- * Events carry the seats, the turn and this player's view, but not the scores, banker or
- * multiplier of the table; those come with a snapshot and are then followed here from
- * hand_started and hand_over (scores += net). The last finished hand is kept for the
+ * Events carry the seats, the seats that owe a decision (`deciding`) and this player's view, but
+ * not the scores or the game's table state (`game_state`); those come with a snapshot and are
+ * then followed here: game_state from hand_started (and, between hands, as the game module
+ * reads the result), the scores from hand_over. The last finished hand is kept for the
  * settlement shown between hands. Past hands are the server's: `history` fills `hist` page by
  * page and `replay` fills `replays` (history.js asks for them), so they survive a reload.
+ *
+ * Nothing here reads a game's view or result beyond what every game has (registry.js).
  */
+import { gameFor } from './games/registry.js';
 
 export function newTable(code) {
   return {
-    code, seq: 0, info: null, seats: [], view: null, turn: null, mySeat: null,
-    scores: [0, 0, 0, 0], banker: null, multiplier: 2, phase: 'waiting', hostId: null,
+    code, seq: 0, info: null, seats: [], view: null, deciding: [], mySeat: null,
+    scores: [0, 0, 0, 0], gameState: null, phase: 'waiting', hostId: null,
     options: {}, isPublic: false, turnSeconds: null, handsPlayed: 0,
     lastResult: null, closed: null,
     paused: false, /* the server cannot save moves right now and waits (a `paused` event) */
@@ -21,15 +25,16 @@ export function newTable(code) {
     /* hands newest first as the server sent them; oldest: the smallest hand number held */
     hist: { hands: [], loaded: false, loading: false, again: false, more: false, oldest: null, error: null },
     replays: new Map(), /* hand number → { frames, seat, players } | { loading } | { error } */
-    ui: { selected: new Set(), handKey: '', pending: false, readySent: false, showHistory: false,
-      openHand: null, step: 0 },
+    /* game: the game's scratch for the hand being played (its controls' selection…), new each hand */
+    ui: { game: {}, readySent: false, showHistory: false, openHand: null, step: 0 },
   };
 }
 
-/* The server's turn with a local deadline (null while a bot covers the seat). */
-function turnFrom(turn) {
-  if (!turn) return null;
-  return { seat: turn.seat, deadline: Number.isInteger(turn.ms_left) ? Date.now() + turn.ms_left : null };
+/* The server's deciding list with local deadlines: a person's countdown, or null (a bot's pause, no timer). */
+export function decidingFrom(list) {
+  return (Array.isArray(list) ? list : []).map((d) => ({
+    seat: d.seat, kind: d.kind, deadline: Number.isInteger(d.ms_left) ? Date.now() + d.ms_left : null,
+  }));
 }
 
 function seatOf(seats, playerId) {
@@ -37,19 +42,13 @@ function seatOf(seats, playerId) {
   return i >= 0 ? i : null;
 }
 
-function finalLeader(view) {
-  const tricks = view && view.tricks;
-  return tricks && tricks.length ? tricks[tricks.length - 1].leader : null;
-}
-
-/* The settlement shown between hands; banker and multiplier are the hand's own (from its view). */
+/* The settlement shown between hands: the hand's result with the table as it ended. */
 function settledHand(ts, hand, result, view) {
   return {
     hand, result,
-    banker: view ? view.banker : ts.banker,
-    multiplier: view ? view.multiplier : ts.multiplier,
+    gameState: ts.gameState,
+    view: view || null,
     options: ts.options,
-    finalLeader: finalLeader(view),
     seats: ts.seats.map((s) => ({ ...s })),
     scores: null,
   };
@@ -61,11 +60,10 @@ export function applySnapshot(ts, msg) {
   ts.info = info;
   ts.seats = info.seats;
   ts.view = msg.view;
-  ts.turn = turnFrom(info.turn);
+  ts.deciding = decidingFrom(info.deciding);
   ts.mySeat = Number.isInteger(msg.seat) ? msg.seat : null;
   ts.scores = info.scores.slice();
-  ts.banker = info.banker;
-  ts.multiplier = info.multiplier;
+  ts.gameState = info.game_state === undefined ? null : info.game_state;
   ts.phase = info.state;
   ts.hostId = info.host;
   ts.options = info.options || {};
@@ -84,31 +82,34 @@ export function applySnapshot(ts, msg) {
   }
 }
 
+/* A view sent to this seat alone after a private decision: it replaces the seat's view. */
+export function applyView(ts, msg) {
+  ts.view = msg.view;
+}
+
 /* One event; me is the player's id ("p3"). Returns true when a hand finished. */
 export function applyEvent(ts, msg, me) {
   const ev = msg.event;
   ts.seq = msg.seq;
   ts.seats = msg.seats || ts.seats;
   if (msg.view !== undefined) ts.view = msg.view; /* events that change no view come without one */
-  ts.turn = turnFrom(msg.turn);
+  ts.deciding = decidingFrom(msg.deciding);
   ts.mySeat = seatOf(ts.seats, me);
   switch (ev.kind) {
     case 'hand_started':
       ts.phase = 'playing';
       ts.handsPlayed = ev.hand;
-      ts.banker = ev.banker;
-      ts.multiplier = ev.multiplier;
+      if (ev.game_state !== undefined) ts.gameState = ev.game_state;
       ts.lastResult = null;
       ts.ui.readySent = false;
-      ts.ui.selected = new Set();
+      ts.ui.game = {};
       break;
     case 'hand_over': {
       const entry = settledHand(ts, ev.hand, ev.result, msg.view);
       ts.phase = 'between_hands';
-      ts.scores = ts.scores.map((s, i) => s + ev.result.net[i]);
+      ts.scores = Array.isArray(ev.scores) ? ev.scores.slice() : ts.scores.map((s, i) => s + ev.result.net[i]);
       entry.scores = ts.scores.slice();
-      ts.banker = ev.result.next_banker;
-      ts.multiplier = ev.result.next_multiplier;
+      ts.gameState = gameFor(ts.info && ts.info.game).nextGameState(ev.result, ts.gameState);
       ts.lastResult = entry;
       return true;
     }

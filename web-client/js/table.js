@@ -1,29 +1,39 @@
 /*
- * table — the live table page (#/t/CODE): the bar with the code and share link, the four seats
- * around the trick, the player's own hand with the legal plays highlighted and the Play and
- * Discard buttons, the seat controls between hands (sit, bots, start), the settlement of the
- * last hand with the scoreboard, and the history panel.
+ * table — the live table page (#/t/CODE): the bar with the game, the code and share link, the
+ * four seats around the middle of the board, the player's own controls while a hand is played,
+ * the seat controls between hands (sit, bots, start), the settlement of the last hand with the
+ * ready button, and the history panel. What belongs to the game (its badges and figures on a
+ * seat, the middle of the board, the player's controls, the settlement) is drawn by the game
+ * module of the table (games/registry.js).
  *
  * mount() builds the page once; update() redraws its parts from the table state after every
- * message. Play and Discard are enabled only for a selection that the server's legal list
- * allows, and the click handlers check again before sending.
+ * message.
  */
 import { h, replace } from './dom.js';
-import { t, tn, lang } from './i18n.js';
-import { comboName, sortTiles, tilesKey } from './tiles.js';
-import { analyzeSelection, indicesOf } from './play.js';
-import { bestPlay, comboTypeName, playerName, renderSeat, renderSettlement, renderTrick, tileElement } from './board.js';
+import { t } from './i18n.js';
+import { decisionOf, renderSeat } from './seats.js';
+import { gameFor, gameTitle } from './games/registry.js';
 import { loadHistory, renderHistory } from './history.js';
 
 /* The scene the board draws for the live table. */
 export function liveScene(ts, meId) {
-  const playing = ts.phase === 'playing' && ts.view;
   return {
-    seats: ts.seats, view: ts.phase === 'playing' || ts.lastResult ? ts.view : null, turn: ts.turn,
-    mySeat: ts.mySeat, scores: ts.scores,
-    banker: playing ? ts.view.banker : ts.banker,
-    multiplier: playing ? ts.view.multiplier : ts.multiplier,
+    seats: ts.seats, view: ts.phase === 'playing' || ts.lastResult ? ts.view : null, deciding: ts.deciding,
+    mySeat: ts.mySeat, scores: ts.scores, gameState: ts.gameState,
     hostId: ts.hostId, meId, options: ts.options, phase: ts.phase,
+  };
+}
+
+/* What the game's controls draw from and act through; read when used, so a click checks the latest state. */
+function controlsContext(ts, app) {
+  return {
+    get view() { return ts.view; },
+    get seat() { return ts.mySeat; },
+    get seats() { return ts.seats; },
+    get options() { return ts.options; },
+    get ui() { return ts.ui.game; },
+    act: (action) => app.command({ type: 'act', code: ts.code, action }),
+    rerender: () => app.rerender(),
   };
 }
 
@@ -60,24 +70,25 @@ export function updateTable(container, app, code) {
     replace(page.querySelector('#table-bar'), h('h1', {}, t('table.title', { code })));
     return;
   }
+  const game = gameFor(ts.info.game);
   const scene = liveScene(ts, app.me());
   const handOn = ts.phase === 'playing';
-  const mine = analyzeMine(ts, scene);
+  const myDecision = handOn && ts.mySeat !== null && decisionOf(scene, ts.mySeat) !== null;
   page.dataset.phase = ts.phase;
   page.dataset.hand = String(ts.handsPlayed);
-  page.dataset.myTurn = mine.myTurn ? 'true' : 'false';
+  page.dataset.myTurn = myDecision ? 'true' : 'false';
   page.dataset.seat = ts.mySeat === null ? '' : String(ts.mySeat);
-  replace(page.querySelector('#table-bar'), renderBar(ts, app));
+  replace(page.querySelector('#table-bar'), renderBar(ts, app, game));
   replace(page.querySelector('#table-notice'), renderNotice(ts, app));
-  replace(page.querySelector('#board'), renderBoard(ts, app, scene));
-  replace(page.querySelector('#me-area'), handOn && mine.hand ? renderMine(ts, app, scene, mine) : null);
-  replace(page.querySelector('#settlement-area'), !handOn && ts.lastResult ? renderLastResult(ts, app) : null);
+  replace(page.querySelector('#board'), renderBoard(ts, app, game, scene));
+  replace(page.querySelector('#me-area'), handOn ? game.renderControls(controlsContext(ts, app)) : null);
+  replace(page.querySelector('#settlement-area'), !handOn && ts.lastResult ? renderLastResult(ts, app, game) : null);
   replace(page.querySelector('#history-area'), ts.ui.showHistory ? renderHistory(ts, app) : null);
 }
 
-/* --- the bar: code, share, history, leave --- */
+/* --- the bar: game, code, share, history, leave --- */
 
-function renderBar(ts, app) {
+function renderBar(ts, app, game) {
   const link = tableLink(ts.code);
   const share = ts.isPublic ? null : h('div', { class: 'share' },
     h('span', { class: 'share-label' }, t('table.shareHint')),
@@ -88,7 +99,7 @@ function renderBar(ts, app) {
     } }, t('table.copyLink')));
   return [
     h('div', { class: 'table-title' },
-      h('h1', {}, t('game.tiengow'), ' ', h('span', { id: 'table-code', class: 'code' }, ts.code)),
+      h('h1', {}, gameTitle(game.name), ' ', h('span', { id: 'table-code', class: 'code' }, ts.code)),
       h('span', { class: 'muted' }, ts.isPublic ? t('table.public') : t('table.private'),
         ts.handsPlayed ? ` · ${t('table.hand', { n: ts.handsPlayed })}` : '')),
     share,
@@ -143,7 +154,7 @@ function fillWithBots(ts, app) {
   });
 }
 
-/* --- the board: seats around the trick --- */
+/* --- the board: the seats around the game's middle --- */
 
 function seatControls(ts, app, seat) {
   if (ts.phase === 'playing' || ts.phase === 'closed') return [];
@@ -169,117 +180,14 @@ function seatControls(ts, app, seat) {
   return controls;
 }
 
-function renderBoard(ts, app, scene) {
-  const seats = [0, 1, 2, 3].map((seat) => renderSeat(scene, seat, seatControls(ts, app, seat)));
-  return [seats, h('div', { class: 'board-center' }, renderTrick(scene))];
-}
-
-/* --- the player's hand and actions --- */
-
-function analyzeMine(ts, scene) {
-  const view = ts.view;
-  const hand = view && Array.isArray(view.hand) && ts.mySeat !== null ? sortTiles(view.hand) : null;
-  const myTurn = Boolean(hand && ts.phase === 'playing' && !view.over && view.to_act === ts.mySeat);
-  if (!hand) return { hand: null, myTurn };
-  const key = hand.join(',');
-  if (key !== ts.ui.handKey) {
-    ts.ui.handKey = key;
-    ts.ui.selected = new Set();
-  }
-  return { hand, myTurn, ...analyzeSelection(hand, ts.ui.selected, myTurn ? view.legal : null, myTurn) };
-}
-
-function hintText(ts, scene, mine) {
-  const view = ts.view;
-  if (!mine.myTurn) {
-    const seat = view.to_act;
-    return Number.isInteger(seat) ? t('play.waitFor', { name: playerName(ts.seats, seat) }) : '';
-  }
-  const trick = view.trick && view.trick.plays && view.trick.plays.length ? view.trick : null;
-  if (!trick) return t('play.lead');
-  const best = bestPlay(trick);
-  const combo = best ? comboName(best.play, lang(), ts.options) : '';
-  const n = view.legal && view.legal.discard;
-  if (view.legal && view.legal.barred) return tn('play.barred', n);
-  if (!mine.plays.length) return tn('play.mustDiscard', n, { combo });
-  return tn('play.follow', n, { combo, type: best ? comboTypeName(best.play, ts.options) : '' });
-}
-
-function toggleTile(ts, app, i, mine) {
-  const selected = new Set(ts.ui.selected);
-  if (selected.has(i)) selected.delete(i);
-  else if (selected.size < mine.maxSelect) selected.add(i);
-  else return;
-  ts.ui.selected = selected;
-  app.rerender();
-}
-
-function selectPlay(ts, app, hand, faces) {
-  const indices = indicesOf(hand, faces);
-  if (!indices) return;
-  ts.ui.selected = indices;
-  app.rerender();
-}
-
-function send(ts, app, kind) {
-  const mine = analyzeMine(ts, liveScene(ts, app.me()));
-  const allowed = kind === 'play' ? mine.canPlay : mine.canDiscard;
-  if (!mine.myTurn || !allowed || ts.ui.pending) return; /* the buttons are disabled then too */
-  ts.ui.pending = true;
-  app.rerender();
-  app.command({ type: 'act', code: ts.code, action: { [kind]: mine.chosen } }).finally(() => {
-    ts.ui.pending = false;
-    app.rerender();
-  });
-}
-
-function renderMine(ts, app, scene, mine) {
-  const hand = mine.hand;
-  const tiles = hand.map((face, i) => tileElement(face, {
-    selected: ts.ui.selected.has(i), highlight: mine.myTurn && mine.highlight[i], focusKey: `tile-${i}`,
-    onToggle: () => toggleTile(ts, app, i, mine),
-  }));
-  const leading = mine.myTurn && !(ts.view.trick && ts.view.trick.plays && ts.view.trick.plays.length);
-  const chips = mine.myTurn ? mine.plays.filter((p) => !leading || p.length > 1) : [];
-  const selectedKey = tilesKey(mine.chosen);
-  const status = mine.chosen.length && mine.myTurn && !mine.canPlay && !mine.canDiscard
-    ? (mine.discardCount !== null && !mine.plays.length ? tn('play.discardHint', mine.discardCount) : t('play.notLegal'))
-    : '';
-  return [
-    h('p', { id: 'play-hint', class: `play-hint${mine.myTurn ? ' my-turn' : ''}` }, hintText(ts, scene, mine)),
-    h('div', { id: 'hand', class: 'hand', role: 'group', 'aria-label': t('table.yourHand'), onkeydown: handKeys }, tiles),
-    chips.length || leading ? h('div', { class: 'legal-plays', role: 'group', 'aria-label': t('play.legal') },
-      h('span', { class: 'legal-label' }, `${t('play.legal')}:`),
-      chips.map((p) => h('button', { type: 'button', class: `legal-play${tilesKey(p) === selectedKey ? ' active' : ''}`,
-        dataset: { tiles: p.join(','), focus: `legal-${p.join(',')}` }, onclick: () => selectPlay(ts, app, hand, p) },
-      comboName(p, lang(), ts.options))),
-      leading ? h('span', { class: 'muted' }, t('play.anySingle')) : null) : null,
-    h('div', { class: 'actions' },
-      h('button', { type: 'button', id: 'play-button', dataset: { focus: 'play' },
-        disabled: !(mine.myTurn && mine.canPlay) || ts.ui.pending, onclick: () => send(ts, app, 'play') }, t('play.play')),
-      h('button', { type: 'button', id: 'discard-button', class: 'secondary', dataset: { focus: 'discard' },
-        disabled: !(mine.myTurn && mine.canDiscard) || ts.ui.pending, onclick: () => send(ts, app, 'discard') },
-      mine.discardCount !== null ? `${t('play.discard')} ${mine.discardCount}` : t('play.discard')),
-      h('button', { type: 'button', id: 'clear-button', class: 'link', dataset: { focus: 'clear' },
-        disabled: mine.chosen.length === 0, onclick: () => { ts.ui.selected = new Set(); app.rerender(); } }, t('play.clear')),
-      h('span', { class: 'play-status', role: 'status' }, ts.ui.pending ? t('play.sending') : status)),
-  ];
-}
-
-/* Left and right arrows move between the tiles of the hand. */
-function handKeys(e) {
-  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
-  const tiles = [...e.currentTarget.querySelectorAll('.tile')];
-  const at = tiles.indexOf(document.activeElement);
-  if (at < 0) return;
-  const next = tiles[(at + (e.key === 'ArrowRight' ? 1 : tiles.length - 1)) % tiles.length];
-  next.focus();
-  e.preventDefault();
+function renderBoard(ts, app, game, scene) {
+  const seats = [0, 1, 2, 3].map((seat) => renderSeat(game, scene, seat, seatControls(ts, app, seat)));
+  return [seats, h('div', { class: 'board-center' }, game.renderCenter(scene))];
 }
 
 /* --- between hands --- */
 
-function renderLastResult(ts, app) {
+function renderLastResult(ts, app, game) {
   const seated = ts.mySeat !== null;
   const footer = ts.phase === 'between_hands' && seated ? h('div', { class: 'settle-footer' },
     h('button', { type: 'button', id: 'ready-button', dataset: { focus: 'ready' }, disabled: ts.ui.readySent,
@@ -294,5 +202,5 @@ function renderLastResult(ts, app) {
         });
       } }, ts.ui.readySent ? t('settle.readySent') : t('settle.ready')),
     h('span', { class: 'muted' }, t('settle.nextSoon'))) : null;
-  return renderSettlement(ts.lastResult, { id: 'settlement', footer });
+  return game.renderSettlement(ts.lastResult, { id: 'settlement', footer });
 }

@@ -1,0 +1,87 @@
+/*
+ * registry — the games this client can seat players at, by the server's name of each
+ * (create_table's `game`, a snapshot's `info.game`, a table summary's `game`), in the order the
+ * lobby offers them. The lobby, the table page, the history, the store and the header know a
+ * game only through the module found here; everything one game needs lives in its own folder
+ * beside this file, so a second game is one more folder and one more line in GAMES.
+ *
+ * A game module is a plain object:
+ *
+ *   name                  the server's name of the game
+ *   titleKey              i18n key of its name (the lobby's picker, the table list, the table's title)
+ *   taglineKey            i18n key of the line under the house's name when it is the only game
+ *   strings               its labels, {en, 'zh-Hant', 'zh-Hans'}: added to i18n.js here, once
+ *   stylesheet            URL of its stylesheet (main.js loads it after teahouse.css), or null
+ *
+ *   In the lobby's create form:
+ *   optionsTitleKey       i18n key of the rule options' section
+ *   optionEditor()        the controls of its rule options, each at its default (DOM nodes)
+ *   readOptions(form)     the `options` of create_table, read from those controls
+ *   optionsSummary(opts)  a short line of what differs from its standard rules (the table list)
+ *
+ *   On the table, drawn from a scene (seats.js: seats, view, deciding, mySeat, scores, gameState,
+ *   hostId, meId, options, phase):
+ *   seatBadges(scene, seat)     the seat's badges of the game (who deals, say)
+ *   seatStats(scene, seat)      the seat's figures of the game, before its score
+ *   renderCenter(scene)         the middle of the board (what was just played)
+ *   renderControls(ctx)         the player's own part while a hand is played, or null; ctx is
+ *                               { view, seat, seats, options, ui, act(action), rerender() }: ui
+ *                               is scratch kept for the hand, act sends an `act` and resolves
+ *                               with the reply (null when refused: the refusal is shown)
+ *   renderSettlement(entry, extra)  a finished hand explained; entry { hand, result, gameState,
+ *                               view, options, seats, scores }, extra { id, footer }
+ *   nextGameState(result, gameState)  the table's game_state after a hand with this result, as
+ *                               far as the result tells (the next snapshot or hand_started brings
+ *                               the server's own)
+ *
+ *   In the history's replay (frames carry views, not decisions):
+ *   describeEvent(ev, seats, options)  one sentence for a step (hand_started, action), or ''
+ *   decidingInView(view)        the seats to act in a replayed view, as [{ seat, kind }]
+ *   renderReplayHand(scene)     the player's own tiles under a replayed step, or null
+ *
+ * What the house itself reads of a game's JSON: a view's `over` (true once the hand is finished)
+ * and `result` (the hand_over result), and a result's `winner` and `net`; the rest is the game's.
+ */
+import { addStrings, t } from '../i18n.js';
+import tiengow from './tiengow/index.js';
+
+const GAMES = [tiengow];
+
+for (const game of GAMES) addStrings(game.strings);
+
+/* A table of a game this client does not know: its seats and scores show, the game's parts do not. */
+function unknownGame(name) {
+  return {
+    name, titleKey: null, taglineKey: null, strings: {}, stylesheet: null,
+    optionsTitleKey: null, optionEditor: () => [], readOptions: () => ({}), optionsSummary: () => '',
+    seatBadges: () => [], seatStats: () => [], renderCenter: () => null, renderControls: () => null,
+    renderSettlement: () => null, nextGameState: (result, gameState) => gameState,
+    describeEvent: () => '', decidingInView: () => [], renderReplayHand: () => null,
+  };
+}
+
+/* The games of the house, in the order the lobby offers them. */
+export function games() {
+  return GAMES;
+}
+
+/* The game module of that name, or null. */
+export function findGame(name) {
+  return GAMES.find((g) => g.name === name) || null;
+}
+
+/* The module to draw a table of that game with: the known one, or one that draws no game part. */
+export function gameFor(name) {
+  return findGame(name) || unknownGame(name);
+}
+
+/* The game's name as players read it (the server's name for a game this client does not know). */
+export function gameTitle(name) {
+  const game = findGame(name);
+  return game ? t(game.titleKey) : String(name || '');
+}
+
+/* The house's only game, or null when it offers several. */
+export function onlyGame() {
+  return GAMES.length === 1 ? GAMES[0] : null;
+}

@@ -1,0 +1,133 @@
+/*
+ * board — what is on a Tien Gow table, drawn from a scene (seats.js): the tiles as dominoes
+ * (a hand's, a trick's, face down), the trick in the middle of the board, and what a seat shows
+ * of the game — the banker's 莊 ×m badge, its stacks won and tiles held. The live table and the
+ * history stepper draw with the same functions, so a replayed step looks exactly as the player
+ * saw it.
+ */
+import { h } from '../../dom.js';
+import { t, tn, lang } from '../../i18n.js';
+import { badge, playerName, seatName, stat } from '../../seats.js';
+import { comboInfo, comboName, dominoBackSvg, dominoSvg, sortTiles, tileName } from './tiles.js';
+
+/* One tile: a button when it can be selected, else a plain figure; always with a name. */
+export function tileElement(face, opts = {}) {
+  const name = tileName(face, lang());
+  const label = `${name} (${face})`;
+  const classes = ['tile', opts.small ? 'tile-small' : '', opts.selected ? 'selected' : '',
+    opts.highlight ? 'playable' : ''].filter(Boolean).join(' ');
+  if (opts.onToggle) {
+    return h('button', {
+      type: 'button', class: classes, title: label, 'aria-label': label,
+      'aria-pressed': opts.selected ? 'true' : 'false', dataset: { face, focus: opts.focusKey },
+      onclick: opts.onToggle,
+    }, dominoSvg(face));
+  }
+  return h('span', { class: classes, title: label, role: 'img', 'aria-label': label, dataset: { face } },
+    dominoSvg(face));
+}
+
+export function tileBack(small) {
+  return h('span', { class: `tile tile-back${small ? ' tile-small' : ''}`, role: 'img', 'aria-label': t('tg.tile.back') },
+    dominoBackSvg());
+}
+
+export function tileRow(faces, opts = {}) {
+  return h('span', { class: 'tile-row' }, sortTiles(faces).map((f) => tileElement(f, opts)));
+}
+
+/* --- what a seat shows of the game --- */
+
+/* The banker and multiplier: the hand's own while it is played (its view says them), else the
+ * table's game_state, which after a hand already names the next banker. */
+export function bankOf(scene) {
+  const view = scene.view;
+  if (scene.phase === 'playing' && view && Number.isInteger(view.banker)) return { banker: view.banker, multiplier: view.multiplier };
+  const state = scene.gameState;
+  return state && Number.isInteger(state.banker) ? { banker: state.banker, multiplier: state.multiplier } : null;
+}
+
+/* The banker's badge: 莊 ×m. */
+export function seatBadges(scene, seat) {
+  const bank = bankOf(scene);
+  if (!bank || bank.banker !== seat) return [];
+  return [badge(`莊 ×${bank.multiplier}`, 'badge-banker', `${t('tg.table.banker')} ×${bank.multiplier}`)];
+}
+
+/* Stacks won and tiles held, while there is a hand to show. */
+export function seatStats(scene, seat) {
+  const view = scene.view;
+  if (!view) return [];
+  return [
+    stat('stat-stacks', t('tg.table.stacks'), h('b', {}, String(view.stacks[seat]))),
+    stat('stat-held', t('tg.table.tilesLeft'), String(view.held[seat])),
+  ];
+}
+
+/* The seat to act in a replayed step (a replay's frames carry no decision list). */
+export function decidingInView(view) {
+  return view && !view.over && Number.isInteger(view.to_act) ? [{ seat: view.to_act, kind: 'turn' }] : [];
+}
+
+/* The player's own tiles under a replayed step, or null for a spectator's replay. */
+export function renderReplayHand(scene) {
+  const view = scene.view;
+  const mine = view && Array.isArray(view.hand) && view.hand.length ? view.hand : null;
+  return mine ? h('div', { class: 'replay-hand' }, h('span', { class: 'muted' }, t('table.yourHand')), ' ', tileRow(mine, { small: true })) : null;
+}
+
+/* --- the trick --- */
+
+/* The open trick, or the last completed one (shown until the next lead) with its winner. */
+function currentTrick(view) {
+  if (!view) return null;
+  if (view.trick && view.trick.plays && view.trick.plays.length) return { trick: view.trick, done: false };
+  const tricks = view.tricks || [];
+  if (tricks.length) return { trick: tricks[tricks.length - 1], done: true };
+  return null;
+}
+
+export function bestPlay(trick) {
+  const best = trick.best_seat !== undefined ? trick.best_seat : trick.winner;
+  return trick.plays.find((p) => p.seat === best && p.play) || null;
+}
+
+export function renderTrick(scene) {
+  const found = currentTrick(scene.view);
+  const natural = scene.view && scene.view.natural;
+  if (natural) {
+    return h('div', { id: 'trick', class: 'trick trick-natural' },
+      h('div', { class: 'trick-caption' }, t('tg.settle.natural', { name: seatName(scene.seats, natural.seat) })),
+      tileRow(natural.tiles, { small: true }));
+  }
+  if (!found) return h('div', { id: 'trick', class: 'trick trick-empty' }, h('p', { class: 'muted' }, t('tg.trick.none')));
+  const { trick, done } = found;
+  const best = trick.best_seat !== undefined ? trick.best_seat : trick.winner;
+  const options = scene.options;
+  const plays = trick.plays.map((p, i) => {
+    const isBest = p.seat === best && p.play;
+    let role;
+    if (p.play) role = i === 0 ? t('tg.trick.led') : t('tg.trick.beats');
+    else role = t('tg.trick.discarded', { n: p.discard });
+    const tiles = p.play
+      ? h('span', { class: 'tile-row' }, sortTiles(p.play).map((f) => tileElement(f, { small: true })))
+      : h('span', { class: 'tile-row' }, Array.from({ length: p.discard }, () => tileBack(true)));
+    return h('div', { class: `trick-play${isBest ? ' best' : ''}${p.play ? '' : ' discard'}`, dataset: { seat: String(p.seat) } },
+      h('div', { class: 'trick-who' }, h('span', { class: 'seat-wind' }, t('wind.' + p.seat)), ' ', playerName(scene.seats, p.seat)),
+      tiles,
+      h('div', { class: 'trick-role' }, role, p.play ? ` · ${comboName(p.play, lang(), options)}` : ''),
+      isBest && !done ? h('div', { class: 'trick-best' }, t('tg.trick.best')) : null);
+  });
+  const caption = done
+    ? tn('tg.trick.wonBy', trick.tiles, { name: seatName(scene.seats, trick.winner) })
+    : (trick.final ? t('tg.trick.final') : t('tg.trick.title'));
+  return h('div', { id: 'trick', class: `trick${done ? ' trick-done' : ''}${trick.final ? ' trick-final' : ''}` },
+    h('div', { class: 'trick-caption' }, caption),
+    h('div', { class: 'trick-plays' }, plays));
+}
+
+/* The type word of the combination to beat ("civil pair"), for the hint under the hand. */
+export function comboTypeName(faces, options) {
+  const info = comboInfo(faces, options);
+  return t('tg.type.' + (info ? info.type : 'combination'));
+}
