@@ -1318,11 +1318,12 @@ START_TEST(test_a_full_disk_fails_cleanly_and_loses_nothing)
     close_store();
     sqlite3 *db = db_open(dir.db);
     long long pages = db_int(db, "PRAGMA page_count");
+    long long page_size = db_int(db, "PRAGMA page_size");
     sqlite3_close(db);
 
     /* The same database may now grow by four pages only: a disk that fills up mid-hand. */
     store_options o = test_options();
-    o.max_pages = pages + 4;
+    o.max_bytes = (pages + 4) * page_size;
     st = open_store(&o);
     char big[1500];
     memset(big, 'x', sizeof big - 1);
@@ -1367,7 +1368,7 @@ START_TEST(test_a_full_disk_fails_cleanly_and_loses_nothing)
     ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger"), 0);
     ck_assert_int_eq(db_int(db, "SELECT count(*) FROM hands WHERE finished_at IS NULL"), 1);
     sqlite3_close(db);
-    o.max_pages = 0;
+    o.max_bytes = 0;
     st = open_store(&o);
     answer retried = {0};
     ck_assert(store_hand_finish(st, &e, on_done, &retried));
