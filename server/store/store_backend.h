@@ -140,6 +140,7 @@ struct store_req {
     bool revisit;         /* sent to the backend again after an earlier visit (login's session) */
     bool sync;            /* store_recover: its caller waits; nobody is called back */
     bool sync_finished;   /* for the runner that ran it */
+    uint64_t due_ms;      /* for a runner that answers later on purpose (the in-memory store) */
     store_error error;    /* STORE_OK until something refuses it */
     union {
         store_done_cb done;
