@@ -8,8 +8,8 @@
  * Backends. store_open opens the SQLite backend (one file, WAL); store_memory_open
  * (store_memory.h) keeps everything in memory for tests. Both answer every request below alike.
  *
- * Threads. A store owns its database connection on a thread of its own; the loop never waits on
- * disk. Every request below is made on the loop thread, copies what it needs, and is answered by
+ * Threads. The SQLite store owns its database connection on a thread of its own; the loop never
+ * waits on disk (the in-memory store does everything on the loop thread). Every request below is made on the loop thread, copies what it needs, and is answered by
  * its callback, run later on the loop thread (never from inside the request function). Requests
  * are answered in the order they were made, except login and account creation, whose password
  * hashing runs on libuv's thread pool so that it never holds up a hand's writes. The requests

@@ -162,9 +162,10 @@ static void req_free(store_req *r)
     free_input(r);
     forget_reads(r);
     /* Password hashes (of accounts, and fetched for a login) go too. */
-    volatile unsigned char *p = (volatile unsigned char *)&r->in;
-    for (size_t i = 0; i < sizeof r->in; i++)
-        p[i] = 0;
+    if (r->kind == STORE_KIND_ACCOUNT_CREATE)
+        store_secret_wipe(r->in.account.password_hash, sizeof r->in.account.password_hash);
+    else if (r->kind == STORE_KIND_LOGIN)
+        store_secret_wipe(r->in.login.password_hash, sizeof r->in.login.password_hash);
     free(r);
 }
 

@@ -105,3 +105,8 @@ void store_secret_free(char *secret)
     sodium_memzero(secret, strlen(secret));
     free(secret);
 }
+
+void store_secret_wipe(void *secret, size_t n)
+{
+    sodium_memzero(secret, n);
+}

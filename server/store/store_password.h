@@ -12,6 +12,7 @@
 #define STORE_PASSWORD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "store_backend.h"
 
@@ -33,5 +34,8 @@ bool store_token_hash(const char *token, unsigned char hash[STORE_TOKEN_HASH_BYT
 
 /* Wipes a copied secret and frees it; NULL is a no-op. */
 void store_secret_free(char *secret);
+
+/* Wipes n bytes that held a secret (a password hash), so that freed memory does not keep it. */
+void store_secret_wipe(void *secret, size_t n);
 
 #endif
