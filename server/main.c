@@ -165,7 +165,7 @@ static int serve(const config *cfg)
     }
     store_options store_opts = store_options_default();
     store_opts.durability = cfg->durability_full ? STORE_DURABILITY_FULL : STORE_DURABILITY_NORMAL;
-    store_opts.max_pages = cfg->db_max_pages;
+    store_opts.max_bytes = (int64_t)cfg->db_max_pages * 4096; /* the flag counts pages of 4 KiB */
     store_error store_err;
     a.store = store_open(&a.loop, cfg->db_path, &store_opts, &store_err);
     if (a.store == NULL) {

@@ -5,8 +5,11 @@
  * only through this header: no SQL crosses it, so another backend (PostgreSQL for several nodes,
  * DESIGN.md: Scale) can implement the same functions without touching them.
  *
- * Threads. A store owns its database connection on a thread of its own; the loop never waits on
- * disk. Every request below is made on the loop thread, copies what it needs, and is answered by
+ * Backends. store_open opens the SQLite backend (one file, WAL); store_memory_open
+ * (store_memory.h) keeps everything in memory for tests. Both answer every request below alike.
+ *
+ * Threads. The SQLite store owns its database connection on a thread of its own; the loop never
+ * waits on disk (the in-memory store does everything on the loop thread). Every request below is made on the loop thread, copies what it needs, and is answered by
  * its callback, run later on the loop thread (never from inside the request function). Requests
  * are answered in the order they were made, except login and account creation, whose password
  * hashing runs on libuv's thread pool so that it never holds up a hand's writes. The requests
@@ -87,10 +90,10 @@ typedef struct store_error {
 const char *store_status_name(store_status status);
 
 typedef enum store_durability {
-    /* WAL with synchronous=NORMAL: a commit survives the process dying; a power cut may lose the
-     * last commits before a checkpoint, never the database's consistency. The default. */
+    /* A commit survives the process dying; a power cut may lose the last commits, never the
+     * database's consistency. The default. */
     STORE_DURABILITY_NORMAL = 0,
-    /* synchronous=FULL: each (group) commit is on disk before its callbacks run. */
+    /* Each (group) commit is on durable storage before its callbacks run: it survives a power cut. */
     STORE_DURABILITY_FULL,
 } store_durability;
 
@@ -98,7 +101,9 @@ typedef struct store_options {
     store_durability durability;
     int busy_timeout_ms;          /* how long to wait for another process's lock (default 5000) */
     int64_t session_seconds;      /* a login's lifetime (default 30 days) */
-    int64_t max_pages;            /* if > 0, the database may not grow beyond this many pages (a quota) */
+    /* If > 0, a quota: the database may not grow beyond about this many bytes (the backend rounds
+     * it down to its own units, at least one); writes past it fail with STORE_FULL. */
+    int64_t max_bytes;
     /* Milliseconds since the Unix epoch; NULL means the real clock. Called on the store thread
      * (and from store_admin_* on the caller's), so it must be thread-safe. Tests set it. */
     int64_t (*clock_ms)(void *clock_ctx);

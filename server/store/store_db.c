@@ -63,11 +63,22 @@ bool store_db_configure(sqlite3 *db, const char *path, const store_options *o, s
              o->durability == STORE_DURABILITY_FULL ? "FULL" : "NORMAL", CACHE_KIB, WAL_LIMIT_BYTES);
     if (!exec_sql(db, path, sql, "configuring the connection", error))
         return false;
-    if (o->max_pages > 0) {
-        snprintf(sql, sizeof sql, "PRAGMA max_page_count = %" PRId64, o->max_pages);
-        return exec_sql(db, path, sql, "setting the size limit", error);
+    if (o->max_bytes <= 0)
+        return true;
+    /* The quota in pages of this file's size (4 KiB unless the file says otherwise). */
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &stmt, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(stmt);
+    const int64_t page_size = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
+    sqlite3_finalize(stmt);
+    if (page_size <= 0) {
+        store_sqlite_error(error, db, path, rc == SQLITE_ROW ? SQLITE_CORRUPT : rc, "reading the page size");
+        return false;
     }
-    return true;
+    const int64_t pages = o->max_bytes / page_size > 0 ? o->max_bytes / page_size : 1;
+    snprintf(sql, sizeof sql, "PRAGMA max_page_count = %" PRId64, pages);
+    return exec_sql(db, path, sql, "setting the size limit", error);
 }
 
 sqlite3 *store_db_open(const char *path, const store_options *o, store_error *error)

@@ -1,7 +1,7 @@
 /*
- * store_history — reading back what was played (see store_history.h): hand summaries for a
- * table's history, a hand's ordered actions for a replay, and a table's running scores and seat
- * nicknames for recovery.
+ * store_history — reading back what was played (see store_history.h): the open tables with their
+ * unfinished hands, running scores and seat nicknames for recovery; hand summaries for a table's
+ * history; a hand's ordered actions for a replay.
  *
  * Every read follows an index: a table's hands by hands (table_id, number), a hand's ledger rows
  * by ledger_by_hand, its actions by hand_actions_by_hand. The ledger has deliberately no index on
@@ -14,9 +14,12 @@
 #include <string.h>
 
 #include "store_history.h"
+#include "store_sqlite.h"
 #include "store_sqlite_error.h"
 
 typedef enum history_stmt {
+    HISTORY_OPEN_TABLES,
+    HISTORY_UNFINISHED_HAND,
     HISTORY_HANDS_PAGE,
     HISTORY_HAND_BY_NUMBER,
     HISTORY_HAND_SEATS,
@@ -28,6 +31,12 @@ typedef enum history_stmt {
 
 /* The first six columns of the two hand queries are read by read_summary_row. */
 static const char *const history_sql[HISTORY_COUNT] = {
+    /* A hand's start does not touch its table (one page less a hand): the count comes from both. */
+    [HISTORY_OPEN_TABLES] = "SELECT id, game, options, host_player_id, code, is_public, seats, state, game_state,"
+                            " max(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0)),"
+                            " turn_seconds FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
+    [HISTORY_UNFINISHED_HAND] = "SELECT id, number, seed, deal, game_state FROM hands"
+                                " WHERE table_id = ?1 AND finished_at IS NULL ORDER BY number LIMIT 1",
     [HISTORY_HANDS_PAGE] = "SELECT id, number, game_state, started_at, finished_at, result FROM hands"
                            " WHERE table_id = ?1 AND number < ?2 AND finished_at IS NOT NULL"
                            " ORDER BY number DESC LIMIT ?3",
@@ -140,17 +149,6 @@ static store_status read_summary_seats(store_history *h, store_hand_summary *s, 
     return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "reading a hand's ledger rows");
 }
 
-void store_history_summaries_free(store_hand_summary *summaries, size_t n)
-{
-    if (summaries == NULL)
-        return;
-    for (size_t i = 0; i < n; i++) {
-        json_decref(summaries[i].game_state);
-        json_decref(summaries[i].result);
-    }
-    free(summaries);
-}
-
 /* Steps the page query into out (room for limit), summary by summary. */
 static store_status read_page(store_history *h, sqlite3_stmt *stmt, store_hand_summary *out, size_t *n,
                               store_error *error)
@@ -186,7 +184,7 @@ store_status store_history_hands(store_history *h, int64_t table_id, int64_t bef
     store_status status = read_page(h, stmt, page, &count, error);
     sqlite3_reset(stmt);
     if (status != STORE_OK) {
-        store_history_summaries_free(page, count);
+        store_summaries_free(page, count);
         return status;
     }
     *out = page;
@@ -195,18 +193,6 @@ store_status store_history_hands(store_history *h, int64_t table_id, int64_t bef
 }
 
 /* ---- One hand ---- */
-
-void store_history_hand_free(store_hand *hand)
-{
-    if (hand == NULL)
-        return;
-    for (size_t i = 0; i < hand->n_actions; i++)
-        json_decref(hand->actions[i].action);
-    free(hand->actions);
-    json_decref(hand->deal);
-    json_decref(hand->game_state);
-    free(hand);
-}
 
 static store_status append_action(store_hand *hand, size_t *cap, sqlite3_stmt *stmt, store_error *error)
 {
@@ -228,7 +214,7 @@ static store_status append_action(store_hand *hand, size_t *cap, sqlite3_stmt *s
     return STORE_OK;
 }
 
-store_status store_history_actions(store_history *h, store_hand *hand, store_error *error)
+static store_status read_actions(store_history *h, store_hand *hand, store_error *error)
 {
     sqlite3_stmt *stmt = history_prepare(h, HISTORY_HAND_ACTIONS, error);
     if (stmt == NULL)
@@ -286,22 +272,20 @@ store_status store_history_hand(store_history *h, int64_t table_id, int64_t numb
     if (status == STORE_OK)
         status = read_summary_seats(h, summary, error);
     if (status == STORE_OK)
-        status = store_history_actions(h, *hand, error);
+        status = read_actions(h, *hand, error);
     if (status != STORE_OK) {
-        store_history_hand_free(*hand);
+        store_hand_free(*hand);
         *hand = NULL;
-        json_decref(summary->game_state);
-        json_decref(summary->result);
-        summary->game_state = NULL;
-        summary->result = NULL;
+        store_summary_clear(summary);
     }
     return status;
 }
 
-/* ---- Recovery: scores and nicknames ---- */
+/* ---- Recovery ---- */
 
-store_status store_history_scores(store_history *h, int64_t table_id, int64_t scores[STORE_SEATS],
-                                  store_error *error)
+/* Per seat, the sum of the units of the table's ledger rows (through its hands: the ledger has
+ * no index on its table). */
+static store_status read_scores(store_history *h, int64_t table_id, int64_t scores[STORE_SEATS], store_error *error)
 {
     memset(scores, 0, STORE_SEATS * sizeof *scores);
     sqlite3_stmt *stmt = history_prepare(h, HISTORY_TABLE_SCORES, error);
@@ -318,7 +302,9 @@ store_status store_history_scores(store_history *h, int64_t table_id, int64_t sc
     return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "adding up a table's scores");
 }
 
-store_status store_history_nicknames(store_history *h, store_seat seats[STORE_SEATS], store_error *error)
+/* The nickname of every seat that holds a player, the player's current one ("" if the player is
+ * unknown); the others cleared. */
+static store_status read_nicknames(store_history *h, store_seat seats[STORE_SEATS], store_error *error)
 {
     sqlite3_stmt *stmt = history_prepare(h, HISTORY_NICKNAME, error);
     if (stmt == NULL)
@@ -335,5 +321,115 @@ store_status store_history_nicknames(store_history *h, store_seat seats[STORE_SE
         if (rc != SQLITE_ROW && rc != SQLITE_DONE)
             return history_fail(h, rc, error, "reading a player's nickname");
     }
+    return STORE_OK;
+}
+
+static store_status read_table_row(sqlite3_stmt *stmt, store_table *t, store_error *error)
+{
+    memset(t, 0, sizeof *t);
+    t->id = sqlite3_column_int64(stmt, 0);
+    copy_text(t->game, sizeof t->game, stmt, 1);
+    t->options = stored_json(sqlite3_column_text(stmt, 2), "options of table", t->id, error);
+    if (t->options == NULL)
+        return error->status;
+    t->host_player_id = sqlite3_column_int64(stmt, 3);
+    copy_text(t->code, sizeof t->code, stmt, 4);
+    t->is_public = sqlite3_column_int(stmt, 5) != 0;
+    if (!store_sqlite_parse_seats(sqlite3_column_text(stmt, 6), t->seats))
+        return store_error_set(error, STORE_CORRUPT, "The seats of table %" PRId64 " in the database are damaged.",
+                               t->id);
+    copy_text(t->state, sizeof t->state, stmt, 7);
+    t->game_state = stored_json(sqlite3_column_text(stmt, 8), "game state of table", t->id, error);
+    if (t->game_state == NULL)
+        return error->status;
+    t->hands_played = sqlite3_column_int64(stmt, 9);
+    t->turn_seconds = sqlite3_column_int(stmt, 10);
+    return STORE_OK;
+}
+
+/* The table's unfinished hand with its actions into *out, or *out NULL when there is none. */
+static store_status read_unfinished_hand(store_history *h, int64_t table_id, store_hand **out, store_error *error)
+{
+    *out = NULL;
+    sqlite3_stmt *stmt = history_prepare(h, HISTORY_UNFINISHED_HAND, error);
+    if (stmt == NULL)
+        return error->status;
+    sqlite3_bind_int64(stmt, 1, table_id);
+    int rc = sqlite3_step(stmt);
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(stmt);
+        return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "loading an unfinished hand");
+    }
+    store_hand *hand = calloc(1, sizeof *hand);
+    if (hand == NULL) {
+        sqlite3_reset(stmt);
+        return store_error_set(error, STORE_INTERNAL, "Out of memory while loading table %" PRId64 ".", table_id);
+    }
+    *out = hand;
+    hand->id = sqlite3_column_int64(stmt, 0);
+    hand->number = sqlite3_column_int64(stmt, 1);
+    hand->seed = (uint64_t)sqlite3_column_int64(stmt, 2);
+    hand->deal = stored_json(sqlite3_column_text(stmt, 3), "deal of hand", hand->id, error);
+    hand->game_state = hand->deal ? stored_json(sqlite3_column_text(stmt, 4), "game state of hand", hand->id, error)
+                                  : NULL;
+    sqlite3_reset(stmt);
+    if (hand->game_state == NULL)
+        return error->status;
+    return read_actions(h, hand, error);
+}
+
+/* What recovery adds to a table's row: its unfinished hand, running scores and seat nicknames. */
+static store_status read_table_details(store_history *h, store_recovery *rec, store_open_table *ot,
+                                       store_error *error)
+{
+    if (read_unfinished_hand(h, ot->table.id, &ot->hand, error) != STORE_OK)
+        return error->status;
+    rec->n_unfinished_hands += ot->hand != NULL;
+    if (read_scores(h, ot->table.id, ot->scores, error) != STORE_OK)
+        return error->status;
+    return read_nicknames(h, ot->table.seats, error);
+}
+
+/* Steps the open tables' query into rec->tables. */
+static store_status read_open_tables(store_history *h, sqlite3_stmt *stmt, store_recovery *rec, store_error *error)
+{
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        if (rec->n_tables == cap) {
+            cap = cap ? cap * 2 : 16;
+            store_open_table *grown = realloc(rec->tables, cap * sizeof *grown);
+            if (grown == NULL)
+                return store_error_set(error, STORE_INTERNAL, "Out of memory while recovering.");
+            rec->tables = grown;
+        }
+        store_open_table *ot = &rec->tables[rec->n_tables];
+        memset(ot, 0, sizeof *ot);
+        store_status status = read_table_row(stmt, &ot->table, error);
+        rec->n_tables++; /* counted even when half read, so that its JSON is freed */
+        if (status != STORE_OK)
+            return status;
+    }
+    return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "loading the open tables");
+}
+
+store_status store_history_recover(store_history *h, store_recovery **out, store_error *error)
+{
+    *out = NULL;
+    sqlite3_stmt *stmt = history_prepare(h, HISTORY_OPEN_TABLES, error);
+    if (stmt == NULL)
+        return error->status;
+    store_recovery *rec = calloc(1, sizeof *rec);
+    if (rec == NULL)
+        return store_error_set(error, STORE_INTERNAL, "Out of memory while recovering.");
+    store_status status = read_open_tables(h, stmt, rec, error);
+    sqlite3_reset(stmt);
+    for (size_t i = 0; status == STORE_OK && i < rec->n_tables; i++)
+        status = read_table_details(h, rec, &rec->tables[i], error);
+    if (status != STORE_OK) {
+        store_recovery_free(rec);
+        return status;
+    }
+    *out = rec;
     return STORE_OK;
 }

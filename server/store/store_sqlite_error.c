@@ -3,7 +3,6 @@
  * The extended code is looked at only where it changes the advice (a unique constraint is a
  * conflict, any other constraint an invalid request).
  */
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "store_sqlite_error.h"
@@ -41,16 +40,6 @@ store_status store_sqlite_status(int rc)
     default:
         return STORE_INTERNAL;
     }
-}
-
-store_status store_error_set(store_error *error, store_status status, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error->message, sizeof error->message, format, args);
-    va_end(args);
-    error->status = status;
-    return status;
 }
 
 /* What to do about it, for the statuses that come from the file or the disk. */

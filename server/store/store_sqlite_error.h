@@ -8,7 +8,7 @@
 
 #include <sqlite3.h>
 
-#include "store.h"
+#include "store_backend.h" /* store_error_set */
 
 /* The store status for a SQLite primary or extended result code (never STORE_OK for an error). */
 store_status store_sqlite_status(int rc);
@@ -16,9 +16,5 @@ store_status store_sqlite_status(int rc);
 /* Fills error for rc, which db (may be NULL) returned while doing `doing` ("opening", "writing
  * a hand's end", …) on the file at path (may be NULL: taken from db). Returns the status. */
 store_status store_sqlite_error(store_error *error, sqlite3 *db, const char *path, int rc, const char *doing);
-
-/* Fills error with a status and a formatted sentence; returns the status. */
-store_status store_error_set(store_error *error, store_status status, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -1,10 +1,14 @@
 /*
- * store — the SQLite store through its public interface (store.h), checked against what is on
- * disk through a connection of the test's own: players, accounts and passwords, sessions of
- * accounts and of guests, tables and their turn timers, hands and their actions for recovery (with
- * seat nicknames and running scores), a table's hand history, the ledger (zero-sum, balances, hash
- * chain, tampering), the all-or-nothing end of a hand, and bad conditions (locked, read-only,
- * corrupt, full).
+ * store — the store through its public interface (store.h), on both backends: players, accounts
+ * and passwords, sessions of accounts and of guests, tables and their turn timers, hands and
+ * their actions for recovery (with seat nicknames and running scores), a table's hand history,
+ * the ledger (zero-sum, balances, hash chain), the all-or-nothing end of a hand, and the loop.
+ *
+ * Each behavioural case runs twice, on SQLite and on the in-memory store (store_memory.h), and
+ * checks what was stored through the stored_* helpers: on SQLite a connection of the test's own
+ * reads the file, in memory the read-back functions. Cases only SQLite has (what the file holds,
+ * tampering, restarts, bad conditions: locked, read-only, corrupt, full) run on SQLite only; the
+ * in-memory store's own controls (delay, hold, failures, counts, read-back) have their case.
  *
  * Expected figures come from the rules of the store (store.h), worked by hand in each test.
  */
@@ -23,6 +27,8 @@
 
 #include "store.h"
 #include "store_ledger.h"
+#include "store_memory.h"
+#include "store_password.h"
 #include "store_test_util.h"
 
 #define T0_MS INT64_C(1700000000000)
@@ -33,6 +39,7 @@ static _Atomic int64_t fake_now_ms;
 static scratch_dir dir;
 static uv_loop_t loop;
 static store *st;
+static bool use_memory; /* the backend of the running case */
 static json_t *next_state; /* a table's game state after a hand, where a test does not care which */
 
 /* Tien Gow's table state, as the game writes it (the store carries it opaque). */
@@ -70,6 +77,11 @@ static store_options test_options(void)
 
 static store *open_store(const store_options *o)
 {
+    if (use_memory) {
+        store *s = store_memory_open(&loop, o);
+        ck_assert_ptr_nonnull(s);
+        return s;
+    }
     store_error error;
     store *s = store_open(&loop, dir.db, o, &error);
     ck_assert_msg(s != NULL, "store_open: %s", error.message);
@@ -85,12 +97,22 @@ static void close_store(void)
 
 static void setup(void)
 {
+    use_memory = false;
     atomic_store(&fake_now_ms, T0_MS);
     scratch_make(&dir);
     ck_assert_int_eq(uv_loop_init(&loop), 0);
     store_options o = test_options();
     st = open_store(&o);
     next_state = game_state(0, 2);
+}
+
+static void setup_memory(void)
+{
+    setup();
+    close_store();
+    use_memory = true;
+    store_options o = test_options();
+    st = open_store(&o);
 }
 
 static void teardown(void)
@@ -325,6 +347,157 @@ static void on_disk_exec(const char *sql)
     sqlite3_close(db);
 }
 
+/* ---- What is stored, on either backend ---- */
+
+static long long stored_players(void)
+{
+    return use_memory ? (long long)store_memory_n_players(st) : on_disk("SELECT count(*) FROM players");
+}
+
+static long long stored_sessions(void)
+{
+    return use_memory ? (long long)store_memory_n_sessions(st) : on_disk("SELECT count(*) FROM sessions");
+}
+
+static long long stored_tables(void)
+{
+    return use_memory ? (long long)store_memory_n_tables(st) : on_disk("SELECT count(*) FROM game_tables");
+}
+
+static long long stored_ledger_rows(void)
+{
+    size_t n = 0;
+    if (use_memory)
+        store_memory_ledger(st, &n);
+    return use_memory ? (long long)n : on_disk("SELECT count(*) FROM ledger");
+}
+
+/* The actions of every hand. */
+static long long stored_actions(void)
+{
+    if (!use_memory)
+        return on_disk("SELECT count(*) FROM hand_actions");
+    long long n = 0;
+    for (int64_t id = 1; id <= (int64_t)store_memory_n_hands(st); id++)
+        n += (long long)store_memory_hand_at(st, id)->n_actions;
+    return n;
+}
+
+static long long stored_hands(bool finished)
+{
+    if (!use_memory)
+        return on_disk(finished ? "SELECT count(*) FROM hands WHERE finished_at IS NOT NULL"
+                                : "SELECT count(*) FROM hands WHERE finished_at IS NULL");
+    long long n = 0;
+    for (int64_t id = 1; id <= (int64_t)store_memory_n_hands(st); id++)
+        n += (store_memory_hand_at(st, id)->result != NULL) == finished;
+    return n;
+}
+
+/* The action numbers of a hand, as "1,2". */
+static const char *stored_seqs(int64_t hand)
+{
+    static char text[256];
+    text[0] = '\0';
+    if (!use_memory) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT group_concat(seq) FROM (SELECT seq FROM hand_actions WHERE hand_id = %" PRId64
+                 " ORDER BY seq)", hand);
+        sqlite3 *db = db_open(dir.db);
+        db_text(db, sql, text, sizeof text);
+        sqlite3_close(db);
+        return text;
+    }
+    const store_memory_hand *h = store_memory_hand_at(st, hand);
+    size_t used = 0;
+    for (size_t i = 0; h != NULL && i < h->n_actions; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%" PRId64, i ? "," : "", h->actions[i].seq);
+    return text;
+}
+
+static const char *stored_nickname(int64_t player)
+{
+    static char text[STORE_NAME_MAX + 1];
+    if (use_memory) {
+        const store_memory_player *p = store_memory_player_at(st, player);
+        snprintf(text, sizeof text, "%s", p ? p->nickname : "");
+        return text;
+    }
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT nickname FROM players WHERE id = %" PRId64, player);
+    sqlite3 *db = db_open(dir.db);
+    db_text(db, sql, text, sizeof text);
+    sqlite3_close(db);
+    return text;
+}
+
+static long long stored_turn_seconds(int64_t table)
+{
+    if (use_memory) {
+        const store_table *t = store_memory_table_at(st, table);
+        return t ? t->turn_seconds : -1;
+    }
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT turn_seconds FROM game_tables WHERE id = %" PRId64, table);
+    return on_disk(sql);
+}
+
+/* Ledger row id as the memory store reads it back (player and balance 0 for a bot). */
+static store_memory_row stored_row(int64_t id)
+{
+    store_memory_row row;
+    memset(&row, 0, sizeof row);
+    if (use_memory) {
+        size_t n = 0;
+        const store_memory_row *rows = store_memory_ledger(st, &n);
+        ck_assert_int_ge(id, 1);
+        ck_assert_uint_le((size_t)id, n);
+        return rows[id - 1];
+    }
+    sqlite3 *db = db_open(dir.db);
+    sqlite3_stmt *stmt = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT id, table_id, hand_id, coalesce(player_id, 0), seat, units, reason,"
+                                            " coalesce(balance_after, 0), at, prev_hash, hash FROM ledger WHERE id = ?1",
+                                        -1, &stmt, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_int64(stmt, 1, id);
+    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+    row = (store_memory_row){.id = sqlite3_column_int64(stmt, 0), .table_id = sqlite3_column_int64(stmt, 1),
+                             .hand_id = sqlite3_column_int64(stmt, 2), .player_id = sqlite3_column_int64(stmt, 3),
+                             .seat = sqlite3_column_int(stmt, 4), .units = sqlite3_column_int64(stmt, 5),
+                             .balance_after = sqlite3_column_int64(stmt, 7), .at_ms = sqlite3_column_int64(stmt, 8)};
+    snprintf(row.reason, sizeof row.reason, "%s", (const char *)sqlite3_column_text(stmt, 6));
+    snprintf(row.prev_hash, sizeof row.prev_hash, "%s", (const char *)sqlite3_column_text(stmt, 9));
+    snprintf(row.hash, sizeof row.hash, "%s", (const char *)sqlite3_column_text(stmt, 10));
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return row;
+}
+
+/* A test-made failure: on SQLite the trigger (named inject_failure), in memory the next request
+ * of kind fails. clear_failure undoes it. */
+static void inject_failure(const char *trigger, store_kind kind)
+{
+    if (use_memory)
+        store_memory_fail(st, kind, 1, STORE_INVALID);
+    else
+        on_disk_exec(trigger);
+}
+
+static void clear_failure(void)
+{
+    if (use_memory)
+        store_memory_fail(st, STORE_KIND_ANY, 0, STORE_OK);
+    else
+        on_disk_exec("DROP TRIGGER inject_failure");
+}
+
+/* What a failure made by inject_failure says: the trigger's message, or the memory store's. */
+static bool says_injected(const store_error *error)
+{
+    return strstr(error->message, use_memory ? "told to fail" : "injected failure") != NULL;
+}
+
 /* ---- Players and accounts ---- */
 
 START_TEST(test_guest_gets_an_id_and_can_be_renamed)
@@ -336,12 +509,8 @@ START_TEST(test_guest_gets_an_id_and_can_be_renamed)
     wait_for(&a);
     expect_ok(&a);
     ck_assert_int_eq(a.id, id);
-    char nickname[64];
-    sqlite3 *db = db_open(dir.db);
-    db_text(db, "SELECT nickname FROM players", nickname, sizeof nickname);
-    ck_assert_str_eq(nickname, "Wing");
-    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM players"), 1);
-    sqlite3_close(db);
+    ck_assert_str_eq(stored_nickname(id), "Wing");
+    ck_assert_int_eq(stored_players(), 1);
 
     answer missing = {0};
     ck_assert(store_player_save(st, id + 100, "Nobody", on_id, &missing));
@@ -363,7 +532,7 @@ START_TEST(test_account_names_are_unique_ignoring_ascii_case)
     answer second = account("mei", "another one", 0);
     ck_assert_int_eq(second.error.status, STORE_CONFLICT);
     ck_assert_ptr_nonnull(strstr(second.error.message, "taken"));
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM players"), 1);
+    ck_assert_int_eq(stored_players(), 1);
 }
 END_TEST
 
@@ -371,7 +540,7 @@ START_TEST(test_password_shorter_than_eight_bytes_is_refused)
 {
     answer a = account("Mei", "1234567", 0);
     ck_assert_int_eq(a.error.status, STORE_INVALID);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM players"), 0);
+    ck_assert_int_eq(stored_players(), 0);
     answer b = account("Mei", "12345678", 0);
     expect_ok(&b);
 }
@@ -448,7 +617,7 @@ START_TEST(test_wrong_password_and_unknown_name_are_refused_alike)
     ck_assert_int_eq(unknown.error.status, STORE_BAD_LOGIN);
     ck_assert_str_eq(wrong.error.message, unknown.error.message);
     ck_assert(!wrong.has_session);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM sessions"), 0);
+    ck_assert_int_eq(stored_sessions(), 0);
 }
 END_TEST
 
@@ -513,7 +682,7 @@ START_TEST(test_session_expires_after_its_lifetime)
 
     /* The next login sweeps the expired session away. */
     ok(login("Mei", "plum blossom"));
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM sessions"), 1);
+    ck_assert_int_eq(stored_sessions(), 1);
 }
 END_TEST
 
@@ -765,13 +934,7 @@ START_TEST(test_action_numbers_follow_without_gap_or_repeat)
     answer unknown = append(hand + 50, 1);
     ck_assert_int_eq(unknown.error.status, STORE_NOT_FOUND);
     ok(append(hand, 2));
-    char sql[96];
-    snprintf(sql, sizeof sql, "SELECT group_concat(seq) FROM hand_actions WHERE hand_id = %" PRId64, hand);
-    sqlite3 *db = db_open(dir.db);
-    char seqs[32];
-    db_text(db, sql, seqs, sizeof seqs);
-    sqlite3_close(db);
-    ck_assert_str_eq(seqs, "1,2");
+    ck_assert_str_eq(stored_seqs(hand), "1,2");
 }
 END_TEST
 
@@ -815,21 +978,35 @@ START_TEST(test_finishing_writes_the_last_action_result_ledger_and_game_state)
                                        entry(0, 3, -2, "settle")};
     ok(finish(hand, 2, rows, 4, 3, 4));
 
-    sqlite3 *db = db_open(dir.db);
+    ck_assert_str_eq(stored_seqs(hand), "1,2");
+    ck_assert_int_eq(stored_hands(true), 1);
+    ck_assert_int_eq(stored_ledger_rows(), 4);
+    int64_t sum = 0;
+    for (int64_t id = 1; id <= 4; id++) {
+        store_memory_row row = stored_row(id);
+        sum += row.units;
+        ck_assert_int_eq(row.hand_id, hand);
+        ck_assert_int_eq(row.table_id, table);
+        ck_assert_int_eq(row.at_ms, T0_MS);
+        ck_assert_int_eq(row.player_id, rows[id - 1].player_id); /* 0 for the bot */
+    }
+    ck_assert_int_eq(sum, 0);
+    ck_assert_int_eq(stored_row(4).balance_after, 0);
+    store_recovery *r = recover();
+    ck_assert_str_eq(state_text(r->tables[0].table.game_state), "{\"banker\":3,\"multiplier\":4}");
+    ck_assert_ptr_null(r->tables[0].hand);
+    store_recovery_free(r);
+    if (use_memory) {
+        const store_memory_hand *h = store_memory_hand_at(st, hand);
+        ck_assert_int_eq(h->finished_at_ms, T0_MS);
+        ck_assert_ptr_nonnull(h->result);
+        return;
+    }
     char sql[160];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM hand_actions WHERE hand_id = %" PRId64, hand);
-    ck_assert_int_eq(db_int(db, sql), 2);
     snprintf(sql, sizeof sql, "SELECT result IS NOT NULL AND finished_at = %" PRId64 " FROM hands WHERE id = %" PRId64,
              T0_MS, hand);
-    ck_assert_int_eq(db_int(db, sql), 1);
-    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger"), 4);
-    ck_assert_int_eq(db_int(db, "SELECT sum(units) FROM ledger"), 0);
-    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger WHERE player_id IS NULL AND balance_after IS NULL"), 1);
-    snprintf(sql, sizeof sql, "SELECT game_state FROM game_tables WHERE id = %" PRId64, table);
-    char state[64];
-    db_text(db, sql, state, sizeof state);
-    ck_assert_str_eq(state, "{\"banker\":3,\"multiplier\":4}"); /* compact, keys sorted */
-    sqlite3_close(db);
+    ck_assert_int_eq(on_disk(sql), 1);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger WHERE player_id IS NULL AND balance_after IS NULL"), 1);
 }
 END_TEST
 
@@ -842,9 +1019,9 @@ START_TEST(test_ledger_rows_that_do_not_sum_to_zero_are_refused)
     answer bad = finish(hand, 1, rows, 2, 1, 2);
     ck_assert_int_eq(bad.error.status, STORE_INVALID);
     ck_assert_ptr_nonnull(strstr(bad.error.message, "zero"));
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 0);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 0);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM hands WHERE finished_at IS NULL"), 1);
+    ck_assert_int_eq(stored_ledger_rows(), 0);
+    ck_assert_int_eq(stored_actions(), 0);
+    ck_assert_int_eq(stored_hands(false), 1);
 }
 END_TEST
 
@@ -864,24 +1041,29 @@ START_TEST(test_each_row_carries_the_players_balance_after_it)
     ok(finish(h2, 0, r2, 2, 1, 2));
 
     /* By hand: A 6, then 9, then 5; B -2, -3, then 1; C -2, -3; D -2, -3. */
-    sqlite3 *db = db_open(dir.db);
-    char sql[160], list[128];
     const struct {
         int64_t player;
         const char *balances;
     } expected[] = {{a, "6,9,5"}, {b, "-2,-3,1"}, {c, "-2,-3"}, {d, "-2,-3"}};
+    ck_assert_int_eq(stored_ledger_rows(), 10);
     for (size_t i = 0; i < 4; i++) {
-        snprintf(sql, sizeof sql,
-                 "SELECT group_concat(balance_after) FROM (SELECT balance_after FROM ledger WHERE player_id = %" PRId64
-                 " ORDER BY id)",
-                 expected[i].player);
-        db_text(db, sql, list, sizeof list);
+        char list[128] = "";
+        size_t used = 0;
+        for (int64_t id = 1; id <= 10; id++) {
+            store_memory_row row = stored_row(id);
+            if (row.player_id == expected[i].player)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%" PRId64, used ? "," : "",
+                                         row.balance_after);
+        }
         ck_assert_str_eq(list, expected[i].balances);
     }
-    db_text(db, "SELECT group_concat(reason) FROM (SELECT reason FROM ledger WHERE hand_id = 1 ORDER BY id)", list,
-            sizeof list);
-    ck_assert_str_eq(list, "settle,settle,settle,settle,he_zun,he_zun,he_zun,he_zun");
-    sqlite3_close(db);
+    char reasons[128] = "";
+    size_t used = 0;
+    for (int64_t id = 1; id <= 8; id++) {
+        ck_assert_int_eq(stored_row(id).hand_id, h1);
+        used += (size_t)snprintf(reasons + used, sizeof reasons - used, "%s%s", id > 1 ? "," : "", stored_row(id).reason);
+    }
+    ck_assert_str_eq(reasons, "settle,settle,settle,settle,he_zun,he_zun,he_zun,he_zun");
 }
 END_TEST
 
@@ -922,15 +1104,10 @@ START_TEST(test_hash_is_blake2b_of_the_documented_canonical_text)
     crypto_generichash(digest, 32, (const unsigned char *)text2, strlen(text2), NULL, 0);
     sodium_bin2hex(hex2, sizeof hex2, digest, 32);
 
-    sqlite3 *db = db_open(dir.db);
-    char stored[80];
-    db_text(db, "SELECT hash FROM ledger WHERE id = 1", stored, sizeof stored);
-    ck_assert_str_eq(stored, hex1);
-    db_text(db, "SELECT prev_hash FROM ledger WHERE id = 2", stored, sizeof stored);
-    ck_assert_str_eq(stored, hex1);
-    db_text(db, "SELECT hash FROM ledger WHERE id = 2", stored, sizeof stored);
-    ck_assert_str_eq(stored, hex2);
-    sqlite3_close(db);
+    ck_assert_str_eq(stored_row(1).prev_hash, STORE_LEDGER_ZERO_HASH);
+    ck_assert_str_eq(stored_row(1).hash, hex1);
+    ck_assert_str_eq(stored_row(2).prev_hash, hex1);
+    ck_assert_str_eq(stored_row(2).hash, hex2);
 }
 END_TEST
 
@@ -941,6 +1118,8 @@ START_TEST(test_an_honest_ledger_verifies)
     ck_assert(a.check.ok);
     ck_assert_int_eq(a.check.rows_checked, 20);
     ck_assert_int_eq(a.check.first_bad_row, 0);
+    if (use_memory)
+        return;
 
     store_ledger_check check;
     store_error error;
@@ -1027,12 +1206,13 @@ START_TEST(test_the_end_of_a_hand_is_all_or_nothing)
     int64_t hand = new_hand(table, 1);
     ok(append(hand, 1));
     /* A failure injected between statements: the third ledger row cannot be written. */
-    on_disk_exec("CREATE TRIGGER inject_failure BEFORE INSERT ON ledger WHEN NEW.seat = 2"
-                 " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;");
+    inject_failure("CREATE TRIGGER inject_failure BEFORE INSERT ON ledger WHEN NEW.seat = 2"
+                   " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;",
+                   STORE_KIND_HAND_FINISH);
     const store_ledger_entry rows[] = {entry(a, 0, 4, "settle"), entry(b, 1, -2, "settle"), entry(0, 2, -2, "settle")};
     answer failed = finish(hand, 2, rows, 3, 2, 4);
     ck_assert_int_ne(failed.error.status, STORE_OK);
-    ck_assert_ptr_nonnull(strstr(failed.error.message, "injected failure"));
+    ck_assert(says_injected(&failed.error));
 
     /* Nothing of the end is visible: no second action, no result, no ledger row, same game state. */
     store_recovery *r = recover();
@@ -1041,13 +1221,13 @@ START_TEST(test_the_end_of_a_hand_is_all_or_nothing)
     ck_assert_uint_eq(r->tables[0].hand->n_actions, 1);
     ck_assert_str_eq(state_text(r->tables[0].table.game_state), "{\"banker\":0,\"multiplier\":2}");
     store_recovery_free(r);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 0);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM hands WHERE result IS NOT NULL"), 0);
+    ck_assert_int_eq(stored_ledger_rows(), 0);
+    ck_assert_int_eq(stored_hands(true), 0);
 
     /* The caller still has everything and retries once the cause is gone. */
-    on_disk_exec("DROP TRIGGER inject_failure");
+    clear_failure();
     ok(finish(hand, 2, rows, 3, 2, 4));
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 3);
+    ck_assert_int_eq(stored_ledger_rows(), 3);
     ck_assert(verify().check.ok);
 }
 END_TEST
@@ -1057,8 +1237,9 @@ START_TEST(test_a_failing_request_does_not_undo_the_others_of_its_batch)
     int64_t a = guest("A");
     int64_t table1 = new_table("BAT1"), table2 = new_table("BAT2");
     int64_t h1 = new_hand(table1, 1), h2 = new_hand(table2, 1);
-    on_disk_exec("CREATE TRIGGER inject_failure BEFORE INSERT ON ledger WHEN NEW.seat = 1"
-                 " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;");
+    inject_failure("CREATE TRIGGER inject_failure BEFORE INSERT ON ledger WHEN NEW.seat = 1"
+                   " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;",
+                   STORE_KIND_HAND_FINISH);
     /* Three requests made before the loop runs again, so the store thread likely sees them together. */
     json_t *action = json_pack("{s:[i]}", "play", 1);
     json_t *result = json_object();
@@ -1076,8 +1257,8 @@ START_TEST(test_a_failing_request_does_not_undo_the_others_of_its_batch)
     expect_ok(&first);
     ck_assert_int_ne(bad.error.status, STORE_OK);
     expect_ok(&last);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 2);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 0);
+    ck_assert_int_eq(stored_actions(), 2);
+    ck_assert_int_eq(stored_ledger_rows(), 0);
 }
 END_TEST
 
@@ -1093,9 +1274,9 @@ START_TEST(test_a_ledger_row_for_an_unknown_player_is_refused_whole)
     snprintf(id_text, sizeof id_text, "%" PRId64, a + 500);
     ck_assert_ptr_nonnull(strstr(bad.error.message, id_text));
     /* The last action and the first row were written before the bad row: all are gone. */
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 0);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 1);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM hands WHERE finished_at IS NULL"), 1);
+    ck_assert_int_eq(stored_ledger_rows(), 0);
+    ck_assert_int_eq(stored_actions(), 1);
+    ck_assert_int_eq(stored_hands(false), 1);
     const store_ledger_entry good[] = {entry(a, 0, 2, "settle"), entry(0, 1, -2, "settle")};
     ok(finish(hand, 2, good, 2, 1, 2));
 }
@@ -1107,8 +1288,9 @@ START_TEST(test_an_end_undone_in_a_batch_leaves_the_hand_open_for_its_next_actio
      * The failed end must not leave its action 2 behind, in the database or in the store's idea
      * of the hand, so the separate action 2 goes through. */
     int64_t hand = new_hand(new_table("UNDO"), 1);
-    on_disk_exec("CREATE TRIGGER inject_failure BEFORE INSERT ON ledger"
-                 " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;");
+    inject_failure("CREATE TRIGGER inject_failure BEFORE INSERT ON ledger"
+                   " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;",
+                   STORE_KIND_HAND_FINISH);
     json_t *action = json_pack("{s:[i]}", "play", 1);
     json_t *result = json_object();
     const store_ledger_entry rows[] = {entry(0, 0, 1, "settle"), entry(0, 1, -1, "settle")};
@@ -1126,8 +1308,8 @@ START_TEST(test_an_end_undone_in_a_batch_leaves_the_hand_open_for_its_next_actio
     expect_ok(&first);
     ck_assert_int_ne(bad.error.status, STORE_OK);
     expect_ok(&second);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 2);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM hands WHERE finished_at IS NULL"), 1);
+    ck_assert_str_eq(stored_seqs(hand), "1,2");
+    ck_assert_int_eq(stored_hands(false), 1);
 }
 END_TEST
 
@@ -1172,11 +1354,15 @@ START_TEST(test_close_answers_everything_already_requested)
         ck_assert(store_action_append(st, hand, seq, 0, action, on_append_count, &acked));
         json_decref(action);
     }
+    ck_assert_int_eq(stored_actions(), 0); /* nothing is written before the loop runs */
     store_close(st);
-    st = NULL;
     ck_assert_int_eq(acked, 50); /* answered before store_close returned */
+    if (use_memory)
+        ck_assert_int_eq(stored_actions(), 50); /* its memory goes when the loop runs */
+    st = NULL;
     uv_run(&loop, UV_RUN_DEFAULT);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 50);
+    if (!use_memory)
+        ck_assert_int_eq(on_disk("SELECT count(*) FROM hand_actions"), 50);
 }
 END_TEST
 
@@ -1318,11 +1504,12 @@ START_TEST(test_a_full_disk_fails_cleanly_and_loses_nothing)
     close_store();
     sqlite3 *db = db_open(dir.db);
     long long pages = db_int(db, "PRAGMA page_count");
+    long long page_size = db_int(db, "PRAGMA page_size");
     sqlite3_close(db);
 
     /* The same database may now grow by four pages only: a disk that fills up mid-hand. */
     store_options o = test_options();
-    o.max_pages = pages + 4;
+    o.max_bytes = (pages + 4) * page_size;
     st = open_store(&o);
     char big[1500];
     memset(big, 'x', sizeof big - 1);
@@ -1367,7 +1554,7 @@ START_TEST(test_a_full_disk_fails_cleanly_and_loses_nothing)
     ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger"), 0);
     ck_assert_int_eq(db_int(db, "SELECT count(*) FROM hands WHERE finished_at IS NULL"), 1);
     sqlite3_close(db);
-    o.max_pages = 0;
+    o.max_bytes = 0;
     st = open_store(&o);
     answer retried = {0};
     ck_assert(store_hand_finish(st, &e, on_done, &retried));
@@ -1399,6 +1586,27 @@ static answer logout(const char *token)
     return a;
 }
 
+/* On disk: the guest, and its session keyed by BLAKE2b-256 of the token. */
+static void check_guest_on_disk(const answer *a)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM players WHERE id = %" PRId64 " AND kind = 'guest'"
+             " AND nickname = 'Ah Wing' AND account_name IS NULL", a->session.player_id);
+    ck_assert_int_eq(on_disk(sql), 1);
+    unsigned char expected[32];
+    crypto_generichash(expected, sizeof expected, (const unsigned char *)a->session.token, 43, NULL, 0);
+    sqlite3 *db = db_open(dir.db);
+    sqlite3_stmt *stmt = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT token_hash, player_id FROM sessions", -1, &stmt, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_bytes(stmt, 0), 32);
+    ck_assert_int_eq(memcmp(sqlite3_column_blob(stmt, 0), expected, 32), 0);
+    ck_assert_int_eq(sqlite3_column_int64(stmt, 1), a->session.player_id);
+    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_DONE);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+}
+
 START_TEST(test_a_new_guest_gets_a_session_that_lookup_finds_and_logout_ends)
 {
     answer a = guest_session("Ah Wing");
@@ -1411,23 +1619,10 @@ START_TEST(test_a_new_guest_gets_a_session_that_lookup_finds_and_logout_ends)
     ck_assert_int_eq(a.session.expires_at_ms, T0_MS + 3600 * 1000);
     ck_assert_uint_eq(strlen(a.session.token), 43); /* 32 random bytes in unpadded base64, as a login's */
 
-    /* On disk: one guest, and its session keyed by BLAKE2b-256 of the token. */
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM players WHERE id = %" PRId64 " AND kind = 'guest'"
-             " AND nickname = 'Ah Wing' AND account_name IS NULL", a.session.player_id);
-    ck_assert_int_eq(on_disk(sql), 1);
-    unsigned char expected[32];
-    crypto_generichash(expected, sizeof expected, (const unsigned char *)a.session.token, 43, NULL, 0);
-    sqlite3 *db = db_open(dir.db);
-    sqlite3_stmt *stmt = NULL;
-    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT token_hash, player_id FROM sessions", -1, &stmt, NULL), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
-    ck_assert_int_eq(sqlite3_column_bytes(stmt, 0), 32);
-    ck_assert_int_eq(memcmp(sqlite3_column_blob(stmt, 0), expected, 32), 0);
-    ck_assert_int_eq(sqlite3_column_int64(stmt, 1), a.session.player_id);
-    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_DONE);
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
+    if (!use_memory)
+        check_guest_on_disk(&a);
+    ck_assert_int_eq(stored_players(), 1);
+    ck_assert_str_eq(stored_nickname(a.session.player_id), "Ah Wing");
 
     answer found = lookup(a.session.token);
     expect_ok(&found);
@@ -1447,7 +1642,7 @@ START_TEST(test_a_new_guest_gets_a_session_that_lookup_finds_and_logout_ends)
     ok(logout(a.session.token));
     ck_assert_int_eq(lookup(a.session.token).error.status, STORE_NOT_FOUND);
     ok(lookup(other.session.token));
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM sessions"), 1);
+    ck_assert_int_eq(stored_sessions(), 1);
 }
 END_TEST
 
@@ -1464,23 +1659,25 @@ START_TEST(test_a_guest_with_a_bad_nickname_is_refused_and_nothing_is_written)
     ck_assert_int_eq(guest_session(long_name).error.status, STORE_INVALID);
     long_name[STORE_NAME_MAX] = '\0'; /* exactly the longest allowed */
     ok(guest_session(long_name));
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM players"), 1);
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM sessions"), 1);
+    ck_assert_int_eq(stored_players(), 1);
+    ck_assert_int_eq(stored_sessions(), 1);
 }
 END_TEST
 
 START_TEST(test_a_guest_and_its_session_are_written_together_or_not_at_all)
 {
-    on_disk_exec("CREATE TRIGGER inject_failure BEFORE INSERT ON sessions"
-                 " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;");
+    inject_failure("CREATE TRIGGER inject_failure BEFORE INSERT ON sessions"
+                   " BEGIN SELECT RAISE(ABORT, 'injected failure'); END;",
+                   STORE_KIND_GUEST_CREATE);
     answer failed = guest_session("Ah Wing");
     ck_assert_int_ne(failed.error.status, STORE_OK);
     ck_assert(!failed.has_session);
-    ck_assert_ptr_nonnull(strstr(failed.error.message, "injected failure"));
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM players"), 0); /* no guest without its session */
-    on_disk_exec("DROP TRIGGER inject_failure");
+    ck_assert(says_injected(&failed.error));
+    ck_assert_int_eq(stored_players(), 0); /* no guest without its session */
+    ck_assert_int_eq(stored_sessions(), 0);
+    clear_failure();
     ok(guest_session("Ah Wing"));
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM players"), 1);
+    ck_assert_int_eq(stored_players(), 1);
 }
 END_TEST
 
@@ -1538,9 +1735,7 @@ START_TEST(test_a_tables_turn_timer_is_saved_and_recovered)
     t.turn_seconds = 45;
     answer created = save_table(&t);
     expect_ok(&created);
-    char sql[128];
-    snprintf(sql, sizeof sql, "SELECT turn_seconds FROM game_tables WHERE id = %" PRId64, created.id);
-    ck_assert_int_eq(on_disk(sql), 45);
+    ck_assert_int_eq(stored_turn_seconds(created.id), 45);
 
     store_recovery *r = recover();
     ck_assert_uint_eq(r->n_tables, 1);
@@ -1551,7 +1746,7 @@ START_TEST(test_a_tables_turn_timer_is_saved_and_recovered)
     t.id = created.id;
     t.turn_seconds = 3600;
     ok(save_table(&t));
-    ck_assert_int_eq(on_disk(sql), 3600);
+    ck_assert_int_eq(stored_turn_seconds(created.id), 3600);
     t.turn_seconds = 1;
     ok(save_table(&t));
     r = recover();
@@ -1571,7 +1766,7 @@ START_TEST(test_a_turn_timer_outside_one_to_3600_seconds_is_refused)
                       store_status_name(a.error.status));
         ck_assert_ptr_nonnull(strstr(a.error.message, "turn timer"));
     }
-    ck_assert_int_eq(on_disk("SELECT count(*) FROM game_tables"), 0);
+    ck_assert_int_eq(stored_tables(), 0);
 
     /* An update out of range leaves the table as it was. */
     t.turn_seconds = 20;
@@ -1580,7 +1775,7 @@ START_TEST(test_a_turn_timer_outside_one_to_3600_seconds_is_refused)
     t.id = created.id;
     t.turn_seconds = 0;
     ck_assert_int_eq(save_table(&t).error.status, STORE_INVALID);
-    ck_assert_int_eq(on_disk("SELECT turn_seconds FROM game_tables"), 20);
+    ck_assert_int_eq(stored_turn_seconds(created.id), 20);
 }
 END_TEST
 
@@ -2023,68 +2218,425 @@ START_TEST(test_history_answers_reflect_every_write_requested_before_them)
 }
 END_TEST
 
+/* ---- A real store refuses the in-memory store's test-only password hashes ---- */
+
+START_TEST(test_a_test_only_password_hash_never_logs_in_to_a_real_store)
+{
+    char cheap[STORE_PASSWORD_HASH_SIZE], sql[512];
+    ck_assert(store_password_hash("plum blossom", true, cheap));
+    ck_assert(store_password_verify(cheap, "plum blossom", true)); /* the in-memory store takes it */
+    snprintf(sql, sizeof sql, "INSERT INTO players (kind, nickname, account_name, password_hash, created_at,"
+             " last_seen_at) VALUES ('account', 'Mei', 'Mei', '%s', 1, 1)", cheap);
+    on_disk_exec(sql);
+    ck_assert_int_eq(login("Mei", "plum blossom").error.status, STORE_BAD_LOGIN);
+    ck_assert_int_eq(stored_sessions(), 0);
+}
+END_TEST
+
+/* ---- The in-memory store's own controls ---- */
+
+typedef struct order_log {
+    int answered;
+    int64_t ids[8];
+} order_log;
+
+static void on_id_logged(void *ctx, const store_error *error, int64_t id)
+{
+    order_log *log = ctx;
+    ck_assert_int_eq(error->status, STORE_OK);
+    log->ids[log->answered++] = id;
+}
+
+START_TEST(test_memory_answers_at_the_next_turn_of_the_loop_in_order_and_writes_with_the_answer)
+{
+    order_log log = {0};
+    for (int i = 0; i < 3; i++)
+        ck_assert(store_player_save(st, 0, "Ah Wing", on_id_logged, &log));
+    ck_assert_int_eq(log.answered, 0); /* never from inside the request */
+    ck_assert_int_eq(stored_players(), 0);
+    uv_run(&loop, UV_RUN_NOWAIT); /* this turn queues them; they run at the next */
+    ck_assert_int_eq(log.answered, 0);
+    ck_assert_int_eq(stored_players(), 0);
+    uv_run(&loop, UV_RUN_NOWAIT);
+    ck_assert_int_eq(log.answered, 3);
+    ck_assert_int_eq(log.ids[0], 1);
+    ck_assert_int_eq(log.ids[1], 2);
+    ck_assert_int_eq(log.ids[2], 3);
+    ck_assert_int_eq(stored_players(), 3);
+    /* A request its checks refuse is answered later too, in turn. */
+    answer bad = {0};
+    ck_assert(store_player_save(st, 0, "", on_id, &bad));
+    ck_assert(!bad.called);
+    wait_for(&bad);
+    ck_assert_int_eq(bad.error.status, STORE_INVALID);
+}
+END_TEST
+
+typedef struct stored_check {
+    int64_t hand;
+    int answered;
+    bool stored_when_answered[4];
+} stored_check;
+
+static void on_append_checks_stored(void *ctx, const store_error *error)
+{
+    stored_check *c = ctx;
+    ck_assert_int_eq(error->status, STORE_OK);
+    c->answered++;
+    /* Its action, and those of the requests run in the same batch, are stored by now. */
+    c->stored_when_answered[c->answered - 1] = store_memory_hand_at(st, c->hand)->n_actions >= (size_t)c->answered;
+}
+
+START_TEST(test_memory_an_action_is_stored_when_its_answer_comes_and_not_before)
+{
+    stored_check c = {.hand = new_hand(new_table("SEEN"), 1)};
+    for (int64_t seq = 1; seq <= 3; seq++) {
+        json_t *action = json_pack("{s:[I]}", "play", (json_int_t)seq);
+        ck_assert(store_action_append(st, c.hand, seq, 0, action, on_append_checks_stored, &c));
+        json_decref(action);
+    }
+    ck_assert_uint_eq(store_memory_hand_at(st, c.hand)->n_actions, 0);
+    while (c.answered < 3)
+        uv_run(&loop, UV_RUN_ONCE);
+    for (int i = 0; i < 3; i++)
+        ck_assert(c.stored_when_answered[i]);
+    const store_memory_hand *h = store_memory_hand_at(st, c.hand);
+    ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(h->actions[2].action, "play"), 0)), 3);
+}
+END_TEST
+
+START_TEST(test_memory_a_delay_holds_each_answer_that_many_milliseconds)
+{
+    store_memory_set_delay(st, 40);
+    uv_update_time(&loop);
+    const uint64_t t0 = uv_now(&loop);
+    answer a = {0};
+    ck_assert(store_player_save(st, 0, "Late", on_id, &a));
+    wait_for(&a);
+    expect_ok(&a);
+    uv_update_time(&loop);
+    ck_assert_uint_ge(uv_now(&loop) - t0, 40);
+    /* A login runs twice (its account, then its session) and is delayed once. */
+    ok(account("Mei", "plum blossom", 0));
+    uv_update_time(&loop);
+    const uint64_t t1 = uv_now(&loop);
+    answer logged = login("Mei", "plum blossom");
+    expect_ok(&logged);
+    uv_update_time(&loop);
+    ck_assert_uint_ge(uv_now(&loop) - t1, 40);
+    ck_assert_uint_lt(uv_now(&loop) - t1, 80 + 1000); /* not twice the delay, give or take a slow machine */
+}
+END_TEST
+
+START_TEST(test_memory_held_requests_wait_for_release_in_order_without_keeping_the_loop_running)
+{
+    int64_t hand = new_hand(new_table("HOLD"), 1);
+    store_memory_hold(st, true);
+    answer a[3] = {{0}};
+    for (int64_t seq = 1; seq <= 3; seq++) {
+        json_t *action = json_pack("{s:[I]}", "play", (json_int_t)seq);
+        ck_assert(store_action_append(st, hand, seq, 0, action, on_done, &a[seq - 1]));
+        json_decref(action);
+    }
+    ck_assert_uint_eq(store_memory_held(st), 3);
+    ck_assert_int_eq(uv_run(&loop, UV_RUN_DEFAULT), 0); /* returns: nothing is due */
+    ck_assert(!a[0].called);
+    ck_assert_str_eq(stored_seqs(hand), "");
+
+    ck_assert_uint_eq(store_memory_release(st, 1), 1);
+    ck_assert(!a[0].called); /* at the next turn of the loop */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert(a[0].called && !a[1].called && !a[2].called);
+    expect_ok(&a[0]);
+    ck_assert_str_eq(stored_seqs(hand), "1");
+    ck_assert_uint_eq(store_memory_held(st), 2);
+
+    ck_assert_uint_eq(store_memory_release(st, 10), 2);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert(a[1].called && a[2].called);
+    ck_assert_str_eq(stored_seqs(hand), "1,2,3");
+    ck_assert_uint_eq(store_memory_held(st), 0);
+
+    /* Off again, a request runs at the next turn. */
+    store_memory_hold(st, false);
+    ok(append(hand, 4));
+}
+END_TEST
+
+START_TEST(test_memory_a_held_login_is_answered_after_one_release)
+{
+    ok(account("Mei", "plum blossom", 0));
+    store_memory_hold(st, true);
+    answer a = {0};
+    ck_assert(store_login(st, "Mei", "plum blossom", on_session, &a));
+    ck_assert_uint_eq(store_memory_held(st), 1);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert(!a.called);
+    ck_assert_uint_eq(store_memory_release(st, 1), 1);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert(a.called);
+    expect_ok(&a);
+    ck_assert_uint_eq(strlen(a.session.token), 43);
+    ck_assert_uint_eq(store_memory_held(st), 0);
+}
+END_TEST
+
+START_TEST(test_memory_close_answers_held_requests_and_writes_them)
+{
+    int64_t hand = new_hand(new_table("SHUT"), 1);
+    store_memory_hold(st, true);
+    answer a = {0};
+    json_t *action = json_pack("{s:[i]}", "play", 1);
+    ck_assert(store_action_append(st, hand, 1, 0, action, on_done, &a));
+    json_decref(action);
+    store *closing = st;
+    store_close(st);
+    st = NULL;
+    ck_assert(a.called);
+    expect_ok(&a);
+    ck_assert_uint_eq(store_memory_hand_at(closing, hand)->n_actions, 1);
+    uv_run(&loop, UV_RUN_DEFAULT);
+}
+END_TEST
+
+START_TEST(test_memory_fails_the_next_requests_of_a_kind_and_writes_nothing)
+{
+    int64_t hand = new_hand(new_table("FAIL"), 1);
+    store_memory_fail(st, STORE_KIND_ACTION_APPEND, 2, STORE_FULL);
+    answer refused = append(hand, 0); /* seq 0: refused by the checks, does not count */
+    ck_assert_int_eq(refused.error.status, STORE_INVALID);
+    guest("Other"); /* another kind is not touched */
+    answer first = append(hand, 1), second = append(hand, 1);
+    ck_assert_int_eq(first.error.status, STORE_FULL);
+    ck_assert_int_eq(second.error.status, STORE_FULL);
+    ck_assert_str_eq(store_status_name(first.error.status), "full");
+    ck_assert_ptr_nonnull(strstr(first.error.message, "action_append"));
+    ck_assert_str_eq(stored_seqs(hand), "");
+    ok(append(hand, 1));
+
+    store_memory_fail(st, STORE_KIND_ANY, 1, STORE_BUSY);
+    ck_assert_int_eq(append(hand, 2).error.status, STORE_BUSY);
+    ok(append(hand, 2));
+
+    store_memory_fail(st, STORE_KIND_RECOVER, 1, STORE_CORRUPT);
+    store_recovery *r = NULL;
+    store_error error;
+    ck_assert(!store_recover(st, &r, &error));
+    ck_assert_int_eq(error.status, STORE_CORRUPT);
+    r = recover();
+    ck_assert_uint_eq(r->tables[0].hand->n_actions, 2);
+    store_recovery_free(r);
+
+    store_memory_fail(st, STORE_KIND_HAND_FINISH, 5, STORE_IO);
+    store_memory_fail(st, STORE_KIND_ANY, 0, STORE_OK); /* cancelled */
+    ok(finish(hand, 3, NULL, 0, 1, 2));
+}
+END_TEST
+
+START_TEST(test_memory_counts_the_requests_made_by_kind)
+{
+    int64_t table = new_table("CNT1");
+    int64_t hand = new_hand(table, 1);
+    guest("A");
+    ok(append(hand, 1));
+    ck_assert_int_eq(append(hand, 5).error.status, STORE_INVALID);
+    answer bad = append(hand, 0);
+    ck_assert_int_eq(bad.error.status, STORE_INVALID);
+    table_hands(table, 0, 10);
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_TABLE_SAVE), 1);
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_HAND_BEGIN), 1);
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_PLAYER_SAVE), 1);
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_ACTION_APPEND), 3);
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_TABLE_HANDS), 1);
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_LOGIN), 0);
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_ANY), 7);
+    ck_assert_str_eq(store_kind_name(STORE_KIND_ACTION_APPEND), "action_append");
+}
+END_TEST
+
+START_TEST(test_memory_reads_back_players_tables_hands_and_ledger_rows)
+{
+    int64_t a = guest("Ah Wing");
+    ck_assert_int_eq(account("Mei", "plum blossom", 0).id, 2);
+    const store_memory_player *p = store_memory_player_at(st, 2);
+    ck_assert(p->is_account);
+    ck_assert_str_eq(p->account_name, "Mei");
+    ck_assert_str_eq(p->nickname, "Mei");
+    ck_assert(!store_memory_player_at(st, a)->is_account);
+    ck_assert_ptr_null(store_memory_player_at(st, 3));
+
+    store_table t = table_template("READ");
+    t.seats[0].player_id = a;
+    t.seats[3].bot = true;
+    t.game_state = json_pack("{s:i, s:i}", "multiplier", 3, "banker", 2);
+    answer saved = save_table(&t);
+    json_decref(t.game_state);
+    expect_ok(&saved);
+    const store_table *back = store_memory_table_at(st, saved.id);
+    ck_assert_str_eq(back->code, "READ");
+    ck_assert_int_eq(back->seats[0].player_id, a);
+    ck_assert(back->seats[3].bot);
+    ck_assert_str_eq(state_text(back->game_state), "{\"banker\":2,\"multiplier\":3}");
+
+    int64_t hand = new_hand(saved.id, 1);
+    ck_assert_int_eq(store_memory_hand_id(st, saved.id, 1), hand);
+    ck_assert_int_eq(store_memory_hand_id(st, saved.id, 2), 0);
+    ok(append(hand, 1));
+    const store_ledger_entry rows[] = {entry(a, 0, 5, "settle"), entry(0, 3, -5, "settle")};
+    ok(finish(hand, 2, rows, 2, 3, 4));
+    const store_memory_hand *h = store_memory_hand_at(st, hand);
+    ck_assert_uint_eq(h->n_actions, 2);
+    ck_assert_int_eq(h->actions[1].seq, 2);
+    ck_assert_int_eq(h->actions[1].seat, 1);
+    ck_assert_ptr_nonnull(h->result);
+    ck_assert_int_eq(h->finished_at_ms, T0_MS);
+    ck_assert_str_eq(state_text(h->game_state), "{\"banker\":1,\"multiplier\":2}");
+    ck_assert_str_eq(state_text(store_memory_table_at(st, saved.id)->game_state), "{\"banker\":3,\"multiplier\":4}");
+
+    size_t n = 0;
+    const store_memory_row *ledger = store_memory_ledger(st, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(ledger[0].player_id, a);
+    ck_assert_int_eq(ledger[0].balance_after, 5);
+    ck_assert_int_eq(ledger[1].player_id, 0);
+    ck_assert_str_eq(ledger[1].prev_hash, ledger[0].hash);
+    store_ledger_row row = {.id = 2, .table_id = saved.id, .hand_id = hand, .is_bot = true, .seat = 3, .units = -5,
+                            .reason = "settle", .at_ms = T0_MS, .prev_hash = ledger[0].hash};
+    char hash[STORE_HASH_HEX];
+    store_ledger_hash(&row, hash);
+    ck_assert_str_eq(ledger[1].hash, hash);
+}
+END_TEST
+
+START_TEST(test_memory_admin_flag_is_set_by_name_and_seen_by_sessions)
+{
+    ok(account("Mei", "plum blossom", 0));
+    guest("Lan");
+    answer a = login("Mei", "plum blossom");
+    expect_ok(&a);
+    ck_assert_int_eq(store_memory_set_admin(st, "mei", true), STORE_OK);
+    ck_assert(lookup(a.session.token).session.is_admin);
+    ck_assert_int_eq(store_memory_set_admin(st, "Lan", true), STORE_NOT_FOUND);
+    ck_assert_int_eq(store_memory_set_admin(st, "Mei", false), STORE_OK);
+    ck_assert(!lookup(a.session.token).session.is_admin);
+}
+END_TEST
+
+START_TEST(test_memory_real_passwords_hash_with_argon2id_on_the_pool)
+{
+    store_memory_real_passwords(st, true);
+    ok(account("Mei", "plum blossom", 0));
+    ok(login("mei", "plum blossom"));
+    ck_assert_int_eq(login("Mei", "plum blossoms").error.status, STORE_BAD_LOGIN);
+}
+END_TEST
+
+START_TEST(test_memory_functions_do_nothing_on_a_sqlite_store)
+{
+    ck_assert(!store_is_memory(st));
+    store_memory_hold(st, true);
+    ck_assert_uint_eq(store_memory_held(st), 0);
+    ck_assert_ptr_null(store_memory_player_at(st, 1));
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_ANY), 0);
+    ck_assert_int_gt(guest("Still answered"), 0);
+}
+END_TEST
+
 int main(void)
 {
+    enum { BOTH, SQLITE_ONLY, MEMORY_ONLY };
     Suite *s = suite_create("store");
     struct {
         const char *name;
-        const TTest *tests[16];
+        int on;
+        const TTest *tests[24];
     } cases[] = {
         {"players",
+         BOTH,
          {test_guest_gets_an_id_and_can_be_renamed, test_account_names_are_unique_ignoring_ascii_case,
-          test_password_shorter_than_eight_bytes_is_refused, test_same_password_twice_gives_different_argon2id_hashes,
-          test_guest_becomes_an_account_and_keeps_its_id}},
+          test_password_shorter_than_eight_bytes_is_refused, test_guest_becomes_an_account_and_keeps_its_id}},
         {"sessions",
+         BOTH,
          {test_login_with_the_right_password_opens_a_session, test_wrong_password_and_unknown_name_are_refused_alike,
-          test_session_token_is_stored_only_as_its_hash, test_session_expires_after_its_lifetime,
-          test_logout_ends_the_session, test_admin_flag_is_granted_from_the_command_line_and_seen_by_sessions}},
+          test_session_expires_after_its_lifetime, test_logout_ends_the_session}},
         {"guests",
+         BOTH,
          {test_a_new_guest_gets_a_session_that_lookup_finds_and_logout_ends,
           test_a_guest_with_a_bad_nickname_is_refused_and_nothing_is_written,
-          test_a_guest_and_its_session_are_written_together_or_not_at_all,
-          test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account,
-          test_a_guest_session_expires_like_a_login}},
+          test_a_guest_and_its_session_are_written_together_or_not_at_all, test_a_guest_session_expires_like_a_login}},
         {"tables",
+         BOTH,
          {test_open_tables_cannot_share_a_code_but_a_closed_one_frees_it, test_table_fields_come_back_in_recovery,
           test_a_hands_actions_come_back_in_order_for_recovery, test_action_numbers_follow_without_gap_or_repeat,
           test_a_table_finishes_its_hand_before_starting_another, test_a_finished_hand_takes_no_more_actions,
-          test_a_reopened_store_carries_on_with_an_unfinished_hand, test_a_tables_turn_timer_is_saved_and_recovered,
-          test_a_turn_timer_outside_one_to_3600_seconds_is_refused,
+          test_a_tables_turn_timer_is_saved_and_recovered, test_a_turn_timer_outside_one_to_3600_seconds_is_refused,
           test_recovery_gives_seat_nicknames_and_each_seats_running_score,
-          test_a_game_state_is_stored_as_compact_json_with_sorted_keys,
           test_a_game_state_that_is_not_a_json_object_is_refused}},
         {"history",
+         BOTH,
          {test_a_tables_history_pages_newest_first_without_unfinished_hands,
           test_a_hand_summary_has_its_start_players_units_and_result,
           test_a_page_of_hands_is_one_to_a_hundred_and_an_unknown_table_has_none,
           test_a_finished_hand_comes_back_with_its_actions_in_order, test_a_natural_hand_comes_back_with_no_actions,
           test_an_unfinished_or_unknown_hand_is_not_found, test_history_answers_reflect_every_write_requested_before_them}},
         {"ledger",
+         BOTH,
          {test_finishing_writes_the_last_action_result_ledger_and_game_state,
           test_ledger_rows_that_do_not_sum_to_zero_are_refused, test_each_row_carries_the_players_balance_after_it,
           test_hash_is_blake2b_of_the_documented_canonical_text, test_an_honest_ledger_verifies,
-          test_the_ledger_refuses_updates_and_deletes, test_a_tampered_row_is_the_first_bad_row,
-          test_a_deleted_row_breaks_the_chain_at_the_next, test_a_rehashed_forgery_is_caught_by_the_hand_sum,
           test_the_end_of_a_hand_is_all_or_nothing, test_a_failing_request_does_not_undo_the_others_of_its_batch,
           test_a_ledger_row_for_an_unknown_player_is_refused_whole,
           test_an_end_undone_in_a_batch_leaves_the_hand_open_for_its_next_action}},
-        {"closing",
+        {"loop",
+         BOTH,
          {test_an_idle_store_lets_the_loop_end_and_a_request_keeps_it_running,
-          test_close_answers_everything_already_requested, test_password_work_in_flight_at_close_is_answered_closed}},
+          test_close_answers_everything_already_requested}},
+        {"file",
+         SQLITE_ONLY,
+         {test_same_password_twice_gives_different_argon2id_hashes, test_session_token_is_stored_only_as_its_hash,
+          test_admin_flag_is_granted_from_the_command_line_and_seen_by_sessions,
+          test_a_test_only_password_hash_never_logs_in_to_a_real_store,
+          test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account,
+          test_a_reopened_store_carries_on_with_an_unfinished_hand,
+          test_a_game_state_is_stored_as_compact_json_with_sorted_keys, test_password_work_in_flight_at_close_is_answered_closed,
+          test_memory_functions_do_nothing_on_a_sqlite_store}},
+        {"tampering",
+         SQLITE_ONLY,
+         {test_the_ledger_refuses_updates_and_deletes, test_a_tampered_row_is_the_first_bad_row,
+          test_a_deleted_row_breaks_the_chain_at_the_next, test_a_rehashed_forgery_is_caught_by_the_hand_sum}},
         {"conditions",
+         SQLITE_ONLY,
          {test_a_lock_held_by_another_process_gives_a_clear_busy_error,
           test_a_database_held_exclusively_cannot_be_opened,
           test_a_directory_that_cannot_be_written_gives_a_clear_error,
           test_a_file_of_garbage_is_reported_as_not_a_database, test_damaged_pages_give_a_corrupt_error_and_no_crash,
           test_a_full_disk_fails_cleanly_and_loses_nothing}},
+        {"controls",
+         MEMORY_ONLY,
+         {test_memory_answers_at_the_next_turn_of_the_loop_in_order_and_writes_with_the_answer,
+          test_memory_an_action_is_stored_when_its_answer_comes_and_not_before,
+          test_memory_a_delay_holds_each_answer_that_many_milliseconds,
+          test_memory_held_requests_wait_for_release_in_order_without_keeping_the_loop_running,
+          test_memory_a_held_login_is_answered_after_one_release, test_memory_close_answers_held_requests_and_writes_them,
+          test_memory_fails_the_next_requests_of_a_kind_and_writes_nothing, test_memory_counts_the_requests_made_by_kind,
+          test_memory_reads_back_players_tables_hands_and_ledger_rows,
+          test_memory_admin_flag_is_set_by_name_and_seen_by_sessions,
+          test_memory_real_passwords_hash_with_argon2id_on_the_pool}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_checked_fixture(tc, setup, teardown);
-        tcase_set_timeout(tc, 120);
-        for (size_t k = 0; k < 16 && cases[i].tests[k] != NULL; k++)
-            tcase_add_test(tc, cases[i].tests[k]);
-        suite_add_tcase(s, tc);
+        for (int memory = 0; memory <= 1; memory++) {
+            if ((memory && cases[i].on == SQLITE_ONLY) || (!memory && cases[i].on == MEMORY_ONLY))
+                continue;
+            static char names[2 * sizeof cases / sizeof cases[0]][48]; /* Check keeps the pointer */
+            char *name = names[2 * i + (size_t)memory];
+            snprintf(name, sizeof names[0], "%s: %s", memory ? "memory" : "sqlite", cases[i].name);
+            TCase *tc = tcase_create(name);
+            tcase_add_checked_fixture(tc, memory ? setup_memory : setup, teardown);
+            tcase_set_timeout(tc, 120);
+            for (size_t k = 0; k < 24 && cases[i].tests[k] != NULL; k++)
+                tcase_add_test(tc, cases[i].tests[k]);
+            suite_add_tcase(s, tc);
+        }
     }
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,31 @@
+/*
+ * store_kind — the kinds of request a store answers, one per request function of store.h, with
+ * stable names. Every store counts the requests made of each kind; the in-memory store's test
+ * controls (store_memory.h) use the kinds to count requests and to make some of them fail.
+ */
+#ifndef STORE_KIND_H
+#define STORE_KIND_H
+
+typedef enum store_kind {
+    STORE_KIND_PLAYER_SAVE = 0, /* store_player_save */
+    STORE_KIND_GUEST_CREATE,    /* store_guest_create */
+    STORE_KIND_ACCOUNT_CREATE,  /* store_account_create */
+    STORE_KIND_LOGIN,           /* store_login */
+    STORE_KIND_SESSION_LOOKUP,  /* store_session_lookup */
+    STORE_KIND_LOGOUT,          /* store_logout */
+    STORE_KIND_TABLE_SAVE,      /* store_table_save */
+    STORE_KIND_HAND_BEGIN,      /* store_hand_begin */
+    STORE_KIND_ACTION_APPEND,   /* store_action_append */
+    STORE_KIND_HAND_FINISH,     /* store_hand_finish */
+    STORE_KIND_TABLE_HANDS,     /* store_table_hands */
+    STORE_KIND_HAND_GET,        /* store_hand_get */
+    STORE_KIND_RECOVER,         /* store_recover */
+    STORE_KIND_LEDGER_VERIFY,   /* store_ledger_verify */
+    STORE_KIND_COUNT
+} store_kind;
+
+/* "player_save", "guest_create", …, "ledger_verify" (the request function without store_);
+ * "unknown" for anything else. */
+const char *store_kind_name(store_kind kind);
+
+#endif

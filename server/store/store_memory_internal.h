@@ -1,0 +1,67 @@
+/*
+ * store_memory_internal — what the in-memory store's two files share: its state, the data
+ * (store_memory_data.c, the backend) and the test controls (store_memory.c, the runner). Ids
+ * are positions: player, table and hand id k is element k - 1 of its array, ledger row k too.
+ */
+#ifndef STORE_MEMORY_INTERNAL_H
+#define STORE_MEMORY_INTERNAL_H
+
+#include "store_backend.h"
+#include "store_memory.h"
+
+typedef struct mem_player {
+    store_memory_player pub;
+    char password_hash[STORE_PASSWORD_HASH_SIZE];  /* accounts only */
+} mem_player;
+
+typedef struct mem_session {
+    unsigned char token_hash[STORE_TOKEN_HASH_BYTES];
+    int64_t player_id;
+    int64_t expires_at_ms;
+} mem_session;
+
+typedef struct mem_hand {
+    store_memory_hand pub;
+    size_t cap_actions;
+} mem_hand;
+
+typedef struct store_memory {
+    store *s;
+    store_options options;
+
+    /* The runner (store_memory.c). */
+    uv_timer_t timer;
+    bool closing;
+    int delay_ms;
+    bool hold;
+    size_t released;                  /* held requests let go, not yet run */
+    store_req *pending_head, *pending_tail;
+    store_kind fail_kind;             /* STORE_KIND_ANY: any */
+    int fail_count;
+    store_status fail_status;
+
+    /* The data (store_memory_data.c). */
+    mem_player *players;
+    size_t n_players, cap_players;
+    mem_session *sessions;
+    size_t n_sessions, cap_sessions;
+    store_table *tables;              /* JSON owned; seats without nicknames */
+    size_t n_tables, cap_tables;
+    mem_hand *hands;
+    size_t n_hands, cap_hands;
+    store_memory_row *ledger;
+    size_t n_rows, cap_rows;
+} store_memory;
+
+extern const store_backend_ops store_memory_ops;
+
+/* True (with error filled) when the test asked this request to fail (store_memory_fail). */
+bool store_memory_injected(store_memory *m, store_kind kind, store_error *error);
+
+/* The account named name (ASCII letters compared without case, as SQLite's NOCASE), or NULL. */
+mem_player *store_memory_account(store_memory *m, const char *name);
+
+/* Frees the data (store_memory_ops.free does, with the rest). */
+void store_memory_data_free(store_memory *m);
+
+#endif

@@ -1,0 +1,264 @@
+/*
+ * store_request — the request functions of store.h, for every backend: each checks its input
+ * (store_validate.c), copies it into its kind's typed request (strings copied, JSON serialised
+ * compact, game states with sorted keys so that equal states are equal text) and hands it to the
+ * core (store_core.c). A request refused here is answered through its callback, in turn, never
+ * from inside the function.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_backend.h"
+#include "store_password.h"
+#include "store_validate.h"
+
+static char *dump_json(const json_t *value)
+{
+    return value ? json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+}
+
+/* A game state as stored: compact, keys sorted. */
+static char *dump_state(const json_t *state)
+{
+    return state ? json_dumps(state, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+}
+
+static bool out_of_memory(store_req *r)
+{
+    store_req_fail(r, STORE_INTERNAL, "Out of memory.");
+    return true;
+}
+
+/* ---- Players, accounts, sessions ---- */
+
+bool store_player_save(store *s, int64_t player_id, const char *nickname, store_id_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_PLAYER_SAVE, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.id = cb;
+    if (store_validate_player(player_id, nickname, &r->error) == STORE_OK) {
+        r->in.player.player_id = player_id;
+        snprintf(r->in.player.nickname, sizeof r->in.player.nickname, "%s", nickname);
+    }
+    store_req_submit(r);
+    return true;
+}
+
+bool store_guest_create(store *s, const char *nickname, store_session_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_GUEST_CREATE, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.session = cb;
+    if (store_validate_nickname(nickname, &r->error) == STORE_OK) {
+        snprintf(r->in.guest.nickname, sizeof r->in.guest.nickname, "%s", nickname);
+        /* A few microseconds: no need for the thread pool. */
+        store_token_new(r->out.session.token, r->in.guest.token_hash);
+    }
+    store_req_submit(r);
+    return true;
+}
+
+bool store_account_create(store *s, const char *name, const char *password, int64_t guest_id, store_id_cb cb,
+                          void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_ACCOUNT_CREATE, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.id = cb;
+    if (store_validate_account(name, password, guest_id, &r->error) == STORE_OK &&
+        (r->in.account.password = strdup(password)) == NULL)
+        out_of_memory(r);
+    if (r->error.status != STORE_OK) {
+        store_req_submit(r); /* answered in turn */
+        return true;
+    }
+    snprintf(r->in.account.name, sizeof r->in.account.name, "%s", name);
+    r->in.account.guest_id = guest_id;
+    store_req_hash(r);
+    return true;
+}
+
+bool store_login(store *s, const char *name, const char *password, store_session_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_LOGIN, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.session = cb;
+    if (store_validate_login(name, password, &r->error) == STORE_OK) {
+        if ((r->in.login.password = strdup(password)) == NULL)
+            out_of_memory(r);
+        else
+            snprintf(r->in.login.name, sizeof r->in.login.name, "%s", name);
+    }
+    store_req_submit(r);
+    return true;
+}
+
+bool store_session_lookup(store *s, const char *token, store_session_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_SESSION_LOOKUP, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.session = cb;
+    if (!store_token_hash(token, r->in.session.token_hash))
+        store_req_fail(r, STORE_NOT_FOUND, "There is no such session (unknown, or logged out); log in again.");
+    store_req_submit(r);
+    return true;
+}
+
+bool store_logout(store *s, const char *token, store_done_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_LOGOUT, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.done = cb;
+    if (!store_token_hash(token, r->in.session.token_hash))
+        store_req_fail(r, STORE_NOT_FOUND, "There is no such session (unknown, or already logged out).");
+    store_req_submit(r);
+    return true;
+}
+
+/* ---- Tables and hands ---- */
+
+bool store_table_save(store *s, const store_table *t, store_id_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_TABLE_SAVE, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.id = cb;
+    if (store_validate_table(t, &r->error) == STORE_OK) {
+        store_in_table *in = &r->in.table;
+        in->table = *t;
+        in->table.options = NULL;
+        in->table.game_state = NULL;
+        in->options = t->options ? dump_json(t->options) : strdup("{}");
+        in->game_state = dump_state(t->game_state);
+        if (in->options == NULL || in->game_state == NULL)
+            out_of_memory(r);
+    }
+    store_req_submit(r);
+    return true;
+}
+
+bool store_hand_begin(store *s, const store_hand_start *h, store_id_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_HAND_BEGIN, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.id = cb;
+    if (store_validate_hand_start(h, &r->error) == STORE_OK) {
+        store_in_hand_begin *in = &r->in.hand_begin;
+        in->table_id = h->table_id;
+        in->number = h->number;
+        in->seed = h->seed;
+        in->deal = dump_json(h->deal);
+        in->game_state = dump_state(h->game_state);
+        if (in->deal == NULL || in->game_state == NULL)
+            out_of_memory(r);
+    }
+    store_req_submit(r);
+    return true;
+}
+
+bool store_action_append(store *s, int64_t hand_id, int64_t seq, int seat, const json_t *action, store_done_cb cb,
+                         void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_ACTION_APPEND, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.done = cb;
+    if (store_validate_action(hand_id, seq, seat, action, &r->error) == STORE_OK) {
+        r->in.action = (store_in_action){.hand_id = hand_id, .seq = seq, .seat = seat, .action = dump_json(action)};
+        if (r->in.action.action == NULL)
+            out_of_memory(r);
+    }
+    store_req_submit(r);
+    return true;
+}
+
+static bool copy_hand_end(store_in_hand_end *in, const store_hand_end *e)
+{
+    in->hand_id = e->hand_id;
+    in->last_seq = e->last_seq;
+    in->last_seat = e->last_seat;
+    in->n_entries = e->n_entries;
+    if (e->n_entries > 0) {
+        in->entries = malloc(e->n_entries * sizeof *in->entries);
+        if (in->entries == NULL)
+            return false;
+        memcpy(in->entries, e->entries, e->n_entries * sizeof *in->entries);
+    }
+    in->last_action = e->last_seq > 0 ? dump_json(e->last_action) : NULL;
+    in->result = dump_json(e->result);
+    in->next_game_state = dump_state(e->next_game_state);
+    return (e->last_seq == 0 || in->last_action != NULL) && in->result != NULL && in->next_game_state != NULL;
+}
+
+bool store_hand_finish(store *s, const store_hand_end *e, store_done_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_HAND_FINISH, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.done = cb;
+    if (store_validate_hand_end(e, &r->error) == STORE_OK && !copy_hand_end(&r->in.hand_end, e))
+        out_of_memory(r);
+    store_req_submit(r);
+    return true;
+}
+
+/* ---- Recovery and history ---- */
+
+bool store_recover(store *s, store_recovery **out, store_error *error)
+{
+    *out = NULL;
+    store_req *r = store_req_new(s, STORE_KIND_RECOVER, NULL);
+    if (r == NULL) {
+        store_error_set(error, s && store_core_closing(s) ? STORE_CLOSED : STORE_INTERNAL,
+                        "The store cannot take requests.");
+        return false;
+    }
+    store_req_sync(r);
+    *error = r->error;
+    if (r->error.status == STORE_OK) {
+        *out = r->out.recovery;
+        r->out.recovery = NULL;
+    }
+    store_req_done(r);
+    return *out != NULL;
+}
+
+bool store_table_hands(store *s, int64_t table_id, int64_t before, int limit, store_hands_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_TABLE_HANDS, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.hands = cb;
+    r->in.hands = (store_in_hands){.table_id = table_id, .before = before, .limit = limit};
+    store_validate_page(before, limit, &r->error);
+    store_req_submit(r);
+    return true;
+}
+
+bool store_hand_get(store *s, int64_t table_id, int64_t number, store_hand_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_HAND_GET, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.hand = cb;
+    r->in.hand_get = (store_in_hand_get){.table_id = table_id, .number = number};
+    store_req_submit(r);
+    return true;
+}
+
+bool store_ledger_verify(store *s, store_verify_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_LEDGER_VERIFY, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.verify = cb;
+    store_req_verify(r);
+    return true;
+}

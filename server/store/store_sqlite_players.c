@@ -1,0 +1,209 @@
+/*
+ * store_sqlite_players — players (guests and accounts), account creation, logins and sessions in
+ * SQLite. Account names are unique case-insensitively for ASCII letters (the column's NOCASE
+ * collation); a session is keyed by its token's hash, never the token.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "store_sqlite.h"
+#include "store_sqlite_error.h"
+
+static const char *const sql[STMT_COUNT] = {
+    [STMT_GUEST_INSERT] = "INSERT INTO players (kind, nickname, created_at, last_seen_at) VALUES ('guest', ?1, ?2, ?2)",
+    [STMT_PLAYER_RENAME] = "UPDATE players SET nickname = ?2, last_seen_at = ?3 WHERE id = ?1",
+    [STMT_ACCOUNT_INSERT] = "INSERT INTO players (kind, nickname, account_name, password_hash, created_at, last_seen_at)"
+                            " VALUES ('account', ?1, ?1, ?2, ?3, ?3)",
+    [STMT_ACCOUNT_FROM_GUEST] = "UPDATE players SET kind = 'account', account_name = ?2, password_hash = ?3,"
+                                " last_seen_at = ?4 WHERE id = ?1 AND kind = 'guest'",
+    [STMT_LOGIN_FETCH] = "SELECT id, password_hash, is_admin, nickname, account_name FROM players"
+                         " WHERE account_name = ?1 AND kind = 'account'",
+    [STMT_SESSIONS_PURGE] = "DELETE FROM sessions WHERE expires_at <= ?1",
+    [STMT_SESSION_INSERT] = "INSERT INTO sessions (token_hash, player_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
+    [STMT_PLAYER_SEEN] = "UPDATE players SET last_seen_at = ?2 WHERE id = ?1",
+    [STMT_SESSION_LOOKUP] = "SELECT p.id, p.nickname, p.account_name, p.is_admin, s.expires_at"
+                            " FROM sessions AS s JOIN players AS p ON p.id = s.player_id WHERE s.token_hash = ?1",
+    [STMT_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?1",
+};
+
+static sqlite3_stmt *stmt(store_sqlite *q, sqlite_stmt_id id, store_error *error)
+{
+    return store_sqlite_stmt(q, id, sql[id], error);
+}
+
+/* A new guest, or the player renamed; *id is its id. */
+static store_status save_player(store_sqlite *q, int64_t player_id, const char *nickname, int64_t *id,
+                                store_error *error)
+{
+    const int64_t now = store_now_ms(&q->options);
+    const bool create = player_id == 0;
+    sqlite3_stmt *st = stmt(q, create ? STMT_GUEST_INSERT : STMT_PLAYER_RENAME, error);
+    if (st == NULL)
+        return error->status;
+    if (create) {
+        store_sqlite_bind_text(st, 1, nickname);
+        sqlite3_bind_int64(st, 2, now);
+    } else {
+        sqlite3_bind_int64(st, 1, player_id);
+        store_sqlite_bind_text(st, 2, nickname);
+        sqlite3_bind_int64(st, 3, now);
+    }
+    int rc = store_sqlite_step_reset(st);
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, "saving a player", error);
+    if (!create && sqlite3_changes(q->db) == 0)
+        return store_error_set(error, STORE_NOT_FOUND, "There is no player %" PRId64 ".", player_id);
+    *id = create ? sqlite3_last_insert_rowid(q->db) : player_id;
+    return STORE_OK;
+}
+
+store_status store_sqlite_player_save(void *b, const store_in_player *in, int64_t *id, store_error *error)
+{
+    return save_player(b, in->player_id, in->nickname, id, error);
+}
+
+store_status store_sqlite_account_create(void *b, const store_in_account *in, int64_t *id, store_error *error)
+{
+    store_sqlite *q = b;
+    const int64_t now = store_now_ms(&q->options);
+    const bool from_guest = in->guest_id != 0;
+    sqlite3_stmt *st = stmt(q, from_guest ? STMT_ACCOUNT_FROM_GUEST : STMT_ACCOUNT_INSERT, error);
+    if (st == NULL)
+        return error->status;
+    if (from_guest) {
+        sqlite3_bind_int64(st, 1, in->guest_id);
+        store_sqlite_bind_text(st, 2, in->name);
+        store_sqlite_bind_text(st, 3, in->password_hash);
+        sqlite3_bind_int64(st, 4, now);
+    } else {
+        store_sqlite_bind_text(st, 1, in->name);
+        store_sqlite_bind_text(st, 2, in->password_hash);
+        sqlite3_bind_int64(st, 3, now);
+    }
+    int rc = store_sqlite_step_reset(st);
+    if (store_sqlite_status(rc) == STORE_CONFLICT)
+        return store_error_set(error, STORE_CONFLICT, "The name %s is taken; choose another.", in->name);
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, "creating an account", error);
+    if (from_guest && sqlite3_changes(q->db) == 0)
+        return store_error_set(error, STORE_NOT_FOUND, "There is no guest %" PRId64 " (unknown, or already an account).",
+                               in->guest_id);
+    *id = from_guest ? in->guest_id : sqlite3_last_insert_rowid(q->db);
+    return STORE_OK;
+}
+
+store_status store_sqlite_login_fetch(void *b, store_in_login *in, store_session *session, store_error *error)
+{
+    store_sqlite *q = b;
+    sqlite3_stmt *st = stmt(q, STMT_LOGIN_FETCH, error);
+    if (st == NULL)
+        return error->status;
+    store_sqlite_bind_text(st, 1, in->name);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        in->found = true;
+        session->player_id = sqlite3_column_int64(st, 0);
+        store_sqlite_column_text(in->password_hash, sizeof in->password_hash, st, 1);
+        session->is_admin = sqlite3_column_int(st, 2) != 0;
+        store_sqlite_column_text(session->nickname, sizeof session->nickname, st, 3);
+        store_sqlite_column_text(session->account_name, sizeof session->account_name, st, 4);
+        rc = SQLITE_DONE;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return store_sqlite_fail(q, rc, "looking up an account", error);
+    return STORE_OK;
+}
+
+/* The session row for a player (expired sessions are swept on the way). */
+static store_status open_session(store_sqlite *q, const unsigned char token_hash[STORE_TOKEN_HASH_BYTES],
+                                 store_session *session, store_error *error)
+{
+    const int64_t now = store_now_ms(&q->options);
+    const int64_t expires = now + q->options.session_seconds * 1000;
+    sqlite3_stmt *purge = stmt(q, STMT_SESSIONS_PURGE, error);
+    sqlite3_stmt *insert = purge ? stmt(q, STMT_SESSION_INSERT, error) : NULL;
+    sqlite3_stmt *seen = insert ? stmt(q, STMT_PLAYER_SEEN, error) : NULL;
+    if (seen == NULL)
+        return error->status;
+    sqlite3_bind_int64(purge, 1, now);
+    int rc = store_sqlite_step_reset(purge);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_blob(insert, 1, token_hash, STORE_TOKEN_HASH_BYTES, SQLITE_STATIC);
+        sqlite3_bind_int64(insert, 2, session->player_id);
+        sqlite3_bind_int64(insert, 3, now);
+        sqlite3_bind_int64(insert, 4, expires);
+        rc = store_sqlite_step_reset(insert);
+    }
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_int64(seen, 1, session->player_id);
+        sqlite3_bind_int64(seen, 2, now);
+        rc = store_sqlite_step_reset(seen);
+    }
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, "opening a session", error);
+    session->expires_at_ms = expires;
+    return STORE_OK;
+}
+
+store_status store_sqlite_session_open(void *b, const store_in_login *in, store_session *session,
+                                       store_error *error)
+{
+    return open_session(b, in->token_hash, session, error);
+}
+
+/* A new guest and its session: if the session cannot be written, the guest's row goes with the
+ * rolled-back pass (the player's insert is a change, so undo says STORE_UNDO_BATCH). */
+store_status store_sqlite_guest_create(void *b, const store_in_guest *in, store_session *session, store_error *error)
+{
+    store_sqlite *q = b;
+    if (save_player(q, 0, in->nickname, &session->player_id, error) != STORE_OK)
+        return error->status;
+    snprintf(session->nickname, sizeof session->nickname, "%s", in->nickname);
+    session->account_name[0] = '\0';
+    session->is_admin = false;
+    return open_session(q, in->token_hash, session, error);
+}
+
+store_status store_sqlite_session_lookup(void *b, const store_in_session *in, store_session *session,
+                                         store_error *error)
+{
+    store_sqlite *q = b;
+    sqlite3_stmt *st = stmt(q, STMT_SESSION_LOOKUP, error);
+    if (st == NULL)
+        return error->status;
+    sqlite3_bind_blob(st, 1, in->token_hash, STORE_TOKEN_HASH_BYTES, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        session->player_id = sqlite3_column_int64(st, 0);
+        store_sqlite_column_text(session->nickname, sizeof session->nickname, st, 1);
+        store_sqlite_column_text(session->account_name, sizeof session->account_name, st, 2);
+        session->is_admin = sqlite3_column_int(st, 3) != 0;
+        session->expires_at_ms = sqlite3_column_int64(st, 4);
+    }
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE)
+        return store_error_set(error, STORE_NOT_FOUND,
+                               "There is no such session (unknown, or logged out); log in again.");
+    if (rc != SQLITE_ROW)
+        return store_sqlite_fail(q, rc, "looking up a session", error);
+    if (session->expires_at_ms <= store_now_ms(&q->options))
+        return store_error_set(error, STORE_NOT_FOUND, "The session has expired; log in again.");
+    return STORE_OK;
+}
+
+store_status store_sqlite_logout(void *b, const store_in_session *in, store_error *error)
+{
+    store_sqlite *q = b;
+    sqlite3_stmt *st = stmt(q, STMT_SESSION_DELETE, error);
+    if (st == NULL)
+        return error->status;
+    sqlite3_bind_blob(st, 1, in->token_hash, STORE_TOKEN_HASH_BYTES, SQLITE_STATIC);
+    int rc = store_sqlite_step_reset(st);
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, "ending a session", error);
+    if (sqlite3_changes(q->db) == 0)
+        return store_error_set(error, STORE_NOT_FOUND, "There is no such session (unknown, or already logged out).");
+    return STORE_OK;
+}

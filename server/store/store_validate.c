@@ -1,0 +1,144 @@
+/*
+ * store_validate — what a request's input must be (store_validate.h), checked on the loop thread
+ * as the request is made. Texts go through store_text_is_clean (store_ledger.c): valid UTF-8
+ * without control characters, so that none can break a ledger row's canonical text or a log line.
+ */
+#include <string.h>
+
+#include "store_backend.h"
+#include "store_ledger.h"
+#include "store_validate.h"
+
+static bool seat_ok(int seat) { return seat >= 0 && seat < STORE_SEATS; }
+
+static store_status invalid(store_error *error, const char *sentence)
+{
+    return store_error_set(error, STORE_INVALID, "%s", sentence);
+}
+
+static store_status ok(store_error *error)
+{
+    error->status = STORE_OK;
+    error->message[0] = '\0';
+    return STORE_OK;
+}
+
+store_status store_validate_nickname(const char *nickname, store_error *error)
+{
+    if (!store_text_is_clean(nickname, STORE_NAME_MAX))
+        return store_error_set(error, STORE_INVALID,
+                               "A nickname is 1 to %d bytes of text without control characters.", STORE_NAME_MAX);
+    return ok(error);
+}
+
+store_status store_validate_player(int64_t player_id, const char *nickname, store_error *error)
+{
+    if (player_id < 0)
+        return invalid(error, "A player's id is not negative.");
+    return store_validate_nickname(nickname, error);
+}
+
+store_status store_validate_account(const char *name, const char *password, int64_t guest_id, store_error *error)
+{
+    const size_t len = password ? strnlen(password, STORE_PASSWORD_MAX + 1) : 0;
+    if (guest_id < 0 || !store_text_is_clean(name, STORE_NAME_MAX))
+        return store_error_set(error, STORE_INVALID,
+                               "An account name is 1 to %d bytes of text without control characters.",
+                               STORE_NAME_MAX);
+    if (len < STORE_PASSWORD_MIN || len > STORE_PASSWORD_MAX)
+        return store_error_set(error, STORE_INVALID, "A password is %d to %d bytes long.", STORE_PASSWORD_MIN,
+                               STORE_PASSWORD_MAX);
+    return ok(error);
+}
+
+/* No account has such a name or password: refused at once, as a wrong password is. */
+store_status store_validate_login(const char *name, const char *password, store_error *error)
+{
+    const size_t len = password ? strnlen(password, STORE_PASSWORD_MAX + 1) : STORE_PASSWORD_MAX + 1;
+    if (!store_text_is_clean(name, STORE_NAME_MAX) || len > STORE_PASSWORD_MAX)
+        return store_error_set(error, STORE_BAD_LOGIN, "Wrong account name or password.");
+    return ok(error);
+}
+
+static const char *table_problem(const store_table *t)
+{
+    if (t == NULL)
+        return "The table is missing.";
+    if (t->id < 0 || t->host_player_id < 0 || t->hands_played < 0)
+        return "A table's ids and counts are not negative.";
+    if (!store_text_is_clean(t->game, STORE_SHORT_TEXT - 1) || !store_text_is_clean(t->code, STORE_SHORT_TEXT - 1) ||
+        !store_text_is_clean(t->state, STORE_SHORT_TEXT - 1))
+        return "A table's game, code and state are 1 to 32 bytes of text without control characters.";
+    if (!json_is_object(t->game_state))
+        return "A table's game state is a JSON object.";
+    if (t->options != NULL && !json_is_object(t->options))
+        return "A table's options are a JSON object.";
+    if (t->turn_seconds < STORE_TURN_SECONDS_MIN || t->turn_seconds > STORE_TURN_SECONDS_MAX)
+        return "A table's turn timer is 1 to 3600 seconds.";
+    for (int i = 0; i < STORE_SEATS; i++)
+        if (t->seats[i].player_id < 0 || (t->seats[i].bot && t->seats[i].player_id != 0))
+            return "A seat holds a player or a bot, not both.";
+    return NULL;
+}
+
+store_status store_validate_table(const store_table *t, store_error *error)
+{
+    const char *problem = table_problem(t);
+    return problem ? invalid(error, problem) : ok(error);
+}
+
+store_status store_validate_hand_start(const store_hand_start *h, store_error *error)
+{
+    if (h == NULL || h->table_id <= 0 || h->number <= 0 || h->deal == NULL || !json_is_object(h->game_state))
+        return invalid(error, "A hand needs its table, a number from 1, a deal and a game state (a JSON object).");
+    return ok(error);
+}
+
+store_status store_validate_action(int64_t hand_id, int64_t seq, int seat, const json_t *action, store_error *error)
+{
+    if (hand_id <= 0 || seq <= 0 || !seat_ok(seat) || action == NULL)
+        return invalid(error, "An action needs its hand, a number from 1, a seat and the action.");
+    return ok(error);
+}
+
+static const char *ledger_problem(const store_ledger_entry *entries, size_t n)
+{
+    if (n > STORE_ENTRIES_MAX || (n > 0 && entries == NULL))
+        return "A hand has at most 64 ledger rows.";
+    int64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (entries[i].player_id < 0 || !seat_ok(entries[i].seat))
+            return "A ledger row names a seat and a player (0 for a bot).";
+        if (!store_text_is_clean(entries[i].reason, STORE_SHORT_TEXT - 1))
+            return "A ledger reason is 1 to 32 bytes of text without control characters.";
+        if (__builtin_add_overflow(sum, entries[i].units, &sum))
+            return "The ledger rows overflow.";
+    }
+    return sum == 0 ? NULL : "A hand's ledger rows must sum to zero.";
+}
+
+static const char *hand_end_problem(const store_hand_end *e)
+{
+    if (e == NULL || e->hand_id <= 0 || e->result == NULL)
+        return "A hand's end needs its hand and its result.";
+    if (e->last_seq < 0 || (e->last_seq > 0 && (e->last_action == NULL || !seat_ok(e->last_seat))))
+        return "The last action needs its number, seat and action (or number 0 when no action ended the hand).";
+    if (!json_is_object(e->next_game_state))
+        return "The table's next game state is a JSON object.";
+    return ledger_problem(e->entries, e->n_entries);
+}
+
+store_status store_validate_hand_end(const store_hand_end *e, store_error *error)
+{
+    const char *problem = hand_end_problem(e);
+    return problem ? invalid(error, problem) : ok(error);
+}
+
+store_status store_validate_page(int64_t before, int limit, store_error *error)
+{
+    if (limit < 1 || limit > STORE_HISTORY_PAGE_MAX || before < 0)
+        return store_error_set(error, STORE_INVALID,
+                               "A page of hands is 1 to %d hands, numbered below a bound of 0 or more.",
+                               STORE_HISTORY_PAGE_MAX);
+    return ok(error);
+}

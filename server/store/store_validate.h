@@ -1,0 +1,27 @@
+/*
+ * store_validate — the checks every request's input passes before any backend sees it, so that
+ * every backend refuses the same inputs with the same sentences. Each returns STORE_OK, or
+ * STORE_INVALID (STORE_BAD_LOGIN for a login that no account could match) with error filled.
+ * What only the data can tell (a taken name, an unknown hand, an action number already used) is
+ * the backend's to check.
+ */
+#ifndef STORE_VALIDATE_H
+#define STORE_VALIDATE_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "store.h"
+
+store_status store_validate_nickname(const char *nickname, store_error *error);
+store_status store_validate_player(int64_t player_id, const char *nickname, store_error *error);
+store_status store_validate_account(const char *name, const char *password, int64_t guest_id, store_error *error);
+store_status store_validate_login(const char *name, const char *password, store_error *error);
+store_status store_validate_table(const store_table *t, store_error *error);
+store_status store_validate_hand_start(const store_hand_start *h, store_error *error);
+store_status store_validate_action(int64_t hand_id, int64_t seq, int seat, const json_t *action, store_error *error);
+store_status store_validate_hand_end(const store_hand_end *e, store_error *error);
+store_status store_validate_page(int64_t before, int limit, store_error *error);
+
+#endif
