@@ -115,6 +115,25 @@ static void on_timer(uv_timer_t *timer)
     schedule(m); /* a no-op if a callback closed the store */
 }
 
+size_t store_memory_pump(store *s)
+{
+    if (!store_is_memory(s))
+        return 0;
+    store_memory *m = store_core_backend(s);
+    size_t answered = 0;
+    for (int rounds = 0; rounds < 1000 && !m->closing; rounds++) {
+        store_core_flush(s); /* what the callbacks asked for joins the pending requests */
+        store_req *batch = take_runnable(m);
+        if (batch == NULL)
+            break;
+        for (const store_req *r = batch; r != NULL; r = r->next)
+            answered++;
+        run_and_answer(m, batch);
+    }
+    schedule(m);
+    return answered;
+}
+
 static void memory_push(store *s, store_req *list)
 {
     store_memory *m = store_core_backend(s);

@@ -66,6 +66,11 @@ size_t store_memory_held(store *s);
  * returns how many (at most those waiting). */
 size_t store_memory_release(store *s, size_t n);
 
+/* Runs, now and from inside this call, every request that may run (not held, its delay past),
+ * with the requests their callbacks make, until none is left; returns how many were answered.
+ * For drivers that run the loop's timers themselves (the lobby's fuzz target): no uv_run needed. */
+size_t store_memory_pump(store *s);
+
 /* Argon2id hashes on libuv's pool, as the SQLite store, instead of the cheap stand-in; set before
  * the first request. */
 void store_memory_real_passwords(store *s, bool real);

@@ -6,7 +6,9 @@
  * message to the next.
  *
  * This file stands in for server/net.c: net_send, net_close and the per-connection pointer are
- * defined here, so the server library's lobby, rooms and game run unchanged without sockets.
+ * defined here, so the server library's lobby, rooms and game run unchanged without sockets. The
+ * store is the in-memory one, pumped after every line and timer (store_memory_pump), so hello,
+ * accounts, history and every stored move go through the store's paths too.
  * Time is virtual: the loop never waits on the real clock; a '~' line moves the loop's clock to
  * the next timer due (a bot's move, a turn running out, the next hand, an empty table closing,
  * the sweep of players gone for good) and runs it. With libsodium's random bytes from a
@@ -40,6 +42,7 @@
 #include "log.h"
 #include "net.h"
 #include "proto.h"
+#include "store_memory.h"
 
 #define SLOTS 8
 #define MAX_CODES 16
@@ -69,6 +72,9 @@ typedef struct session {
 
 /* The network layer's callbacks carry no context, so the stub finds the session here. */
 static session *current;
+/* The lobby's store: in memory, answered by store_memory_pump after every line and timer, so the
+ * same input always gets the same answers in the same order. */
+static store *current_store;
 static bool tracing;
 
 /* --- deterministic random bytes (table codes, tokens and seeds) --- */
@@ -154,6 +160,7 @@ static void run_timers(uv_loop_t *loop, const uint8_t *digits, size_t n)
             current->timer_budget--;
         }
         run_timer(loop, next.any, next.any_due);
+        store_memory_pump(current_store);
     }
 }
 
@@ -382,6 +389,7 @@ static void send_line(const net_handlers *h, int index, const uint8_t *text, siz
         fprintf(stderr, "%d <- %s\n", index, frame);
     uint64_t frames_before = s->frames;
     h->on_message(h->ctx, &s->conn, frame, length);
+    store_memory_pump(current_store); /* what waited for the store is answered now */
     /* Every message is answered (welcome, ok, snapshot, tables, pong or an error), unless the
      * connection is being closed. While the known finding stands, a frame holding any text
      * beyond ASCII (raw or as a \u escape) may go unanswered. */
@@ -440,21 +448,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     config.max_tables = 3;        /* so too_many_tables is reachable */
     config.reconnect_seconds = 2; /* so a few sweeps free a player who dropped */
     config.rate_burst = 100;
-    lobby *l = lobby_create(&loop, &config, NULL);
+    current_store = store_memory_open(&loop, NULL);
+    FUZZ_CHECK(current_store != NULL, "no store");
+    lobby *l = lobby_create(&loop, &config, current_store);
     FUZZ_CHECK(l != NULL, "no lobby");
     net_handlers h = lobby_handlers(l);
 
     const uint8_t *cursor = data, *end = data + size, *line;
     size_t length;
     while ((line = fuzz_next_line(&cursor, end, &length)) != NULL)
-        if (length > 0)
+        if (length > 0) {
             play_line(&h, &loop, line, length);
+            store_memory_pump(current_store);
+        }
 
     /* The order of main.c: lobby_shutdown, net closes every connection, then lobby_destroy. */
     lobby_shutdown(l);
     for (int i = 0; i < SLOTS; i++)
         close_slot(&h, &s.slots[i]);
+    store_memory_pump(current_store);
     lobby_destroy(l);
+    store_close(current_store);
+    current_store = NULL;
     uv_run(&loop, UV_RUN_DEFAULT);
     FUZZ_CHECK(uv_loop_close(&loop) == 0, "a handle is still open on the loop");
     current = NULL;
