@@ -782,7 +782,11 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
                    uint64_t seed, char *msg, size_t msg_size)
 {
     const store_table *st = &t->table;
-    room *r = room_new(env, game, st->options, st->is_public, st->turn_seconds, st->code, seed);
+    /* a table kept under an older, wider range of timers gets the nearest one allowed now */
+    int turn_seconds = st->turn_seconds < LIMIT_TURN_SECONDS_MIN   ? LIMIT_TURN_SECONDS_MIN
+                       : st->turn_seconds > LIMIT_TURN_SECONDS_MAX ? LIMIT_TURN_SECONDS_MAX
+                                                                   : st->turn_seconds;
+    room *r = room_new(env, game, st->options, st->is_public, turn_seconds, st->code, seed);
     if (r == NULL) {
         snprintf(msg, msg_size, "out of memory");
         return NULL;
@@ -790,6 +794,15 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
     r->table_id = st->id;
     r->kept = true;
     r->game_state = json_incref(st->game_state);
+    game_hand *probe = game->hand_new(r->options, 0, r->game_state);
+    if (probe == NULL) { /* a state the game cannot start from (a table kept before its first
+                          * hand by an older teahouse): the game's state of a new table */
+        log_warn("table %s: its kept game state cannot start a hand; it starts afresh", st->code);
+        json_decref(r->game_state);
+        r->game_state = game->table_state_new(r->options, rng_next(&r->rng));
+    }
+    if (probe != NULL)
+        game->hand_free(probe);
     r->hands_played = (uint64_t)st->hands_played;
     for (int s = 0; s < GAME_SEATS; s++) {
         r->scores[s] = t->scores[s];

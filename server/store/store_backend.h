@@ -41,8 +41,8 @@
 #define STORE_PASSWORD_HASH_SIZE 128  /* an encoded password hash and its NUL (crypto_pwhash_STRBYTES) */
 #define STORE_ENTRIES_MAX 64          /* ledger rows of one hand at most */
 #define STORE_HISTORY_PAGE_MAX 100    /* hands in one answer of store_table_hands at most */
-#define STORE_TURN_SECONDS_MIN 1      /* a table's turn timer (store.h; the schema checks it too) */
-#define STORE_TURN_SECONDS_MAX 3600
+#define STORE_TURN_SECONDS_MIN LIMIT_TURN_SECONDS_MIN /* a table's turn timer: the house's range */
+#define STORE_TURN_SECONDS_MAX LIMIT_TURN_SECONDS_MAX
 
 /* ---- One input per kind of request ---- */
 

@@ -9,6 +9,8 @@
 #include "store_ledger.h"
 #include "store_validate.h"
 
+_Static_assert(STORE_TURN_SECONDS_MIN == 5 && STORE_TURN_SECONDS_MAX == 300, "the refusal below names the range");
+
 static bool seat_ok(int seat) { return seat >= 0 && seat < STORE_SEATS; }
 
 static store_status invalid(store_error *error, const char *sentence)
@@ -74,7 +76,7 @@ static const char *table_problem(const store_table *t)
     if (t->options != NULL && !json_is_object(t->options))
         return "A table's options are a JSON object.";
     if (t->turn_seconds < STORE_TURN_SECONDS_MIN || t->turn_seconds > STORE_TURN_SECONDS_MAX)
-        return "A table's turn timer is 1 to 3600 seconds.";
+        return "A table's turn timer is 5 to 300 seconds.";
     for (int i = 0; i < STORE_SEATS; i++)
         if (t->seats[i].player_id < 0 || (t->seats[i].bot && t->seats[i].player_id != 0))
             return "A seat holds a player or a bot, not both.";

@@ -407,7 +407,7 @@ static bool hand_over_seen(void) { return count_frames(&players[1], "event", "ha
 
 START_TEST(test_running_scores_are_the_sums_of_the_stored_ledger)
 {
-    open_table(&game_tiengow, 1, 1);
+    open_table(&game_tiengow, 1, 30);
     start();
     seat_zero_drops();
     ck_assert(run_until(hand_over_seen, 20000));
@@ -482,7 +482,7 @@ static bool toy_hands_done(void) { return room_hands_played(r) >= 3 && r->state 
 
 START_TEST(test_a_toy_table_plays_hands_through_store_history_and_recovery)
 {
-    open_table(&toy_game, 1, 1);
+    open_table(&toy_game, 1, 30);
     start();
     seat_zero_drops();
     ck_assert(run_until(toy_hands_done, 20000));

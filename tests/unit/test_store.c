@@ -1742,23 +1742,23 @@ START_TEST(test_a_tables_turn_timer_is_saved_and_recovered)
     ck_assert_int_eq(r->tables[0].table.turn_seconds, 45);
     store_recovery_free(r);
 
-    /* Both ends of the range are accepted, on update as on creation. */
+    /* Both ends of the house's range (5 to 300) are accepted, on update as on creation. */
     t.id = created.id;
-    t.turn_seconds = 3600;
+    t.turn_seconds = 300;
     ok(save_table(&t));
-    ck_assert_int_eq(stored_turn_seconds(created.id), 3600);
-    t.turn_seconds = 1;
+    ck_assert_int_eq(stored_turn_seconds(created.id), 300);
+    t.turn_seconds = 5;
     ok(save_table(&t));
     r = recover();
-    ck_assert_int_eq(r->tables[0].table.turn_seconds, 1);
+    ck_assert_int_eq(r->tables[0].table.turn_seconds, 5);
     store_recovery_free(r);
 }
 END_TEST
 
-START_TEST(test_a_turn_timer_outside_one_to_3600_seconds_is_refused)
+START_TEST(test_a_turn_timer_outside_the_houses_five_to_300_seconds_is_refused)
 {
     store_table t = table_template("TIME");
-    const int bad[] = {0, -1, 3601, 100000};
+    const int bad[] = {0, -1, 4, 301, 3600, 100000};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         t.turn_seconds = bad[i];
         answer a = save_table(&t);
@@ -2569,7 +2569,7 @@ int main(void)
          {test_open_tables_cannot_share_a_code_but_a_closed_one_frees_it, test_table_fields_come_back_in_recovery,
           test_a_hands_actions_come_back_in_order_for_recovery, test_action_numbers_follow_without_gap_or_repeat,
           test_a_table_finishes_its_hand_before_starting_another, test_a_finished_hand_takes_no_more_actions,
-          test_a_tables_turn_timer_is_saved_and_recovered, test_a_turn_timer_outside_one_to_3600_seconds_is_refused,
+          test_a_tables_turn_timer_is_saved_and_recovered, test_a_turn_timer_outside_the_houses_five_to_300_seconds_is_refused,
           test_recovery_gives_seat_nicknames_and_each_seats_running_score,
           test_a_game_state_that_is_not_a_json_object_is_refused}},
         {"history",
