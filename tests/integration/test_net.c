@@ -749,30 +749,33 @@ static void expect_ok(json_t *reply)
     json_decref(reply);
 }
 
-/* The client (after hello) opens a private table, gives up the seat it is given, seats four
- * bots and starts. From then on the bots play hand after hand and every move is an event for
- * the table's only member: the client. */
-static void start_bot_table(ws_client *client)
+/* The sitter (after hello) opens a private table, keeps seat 0, seats three bots, starts and
+ * drops: the bot covers its seat at once, and since a person is still seated the bots play hand
+ * after hand. The watcher joins, and every move is an event for it. */
+static void start_bot_table(ws_client *sitter, ws_client *watcher)
 {
     static const char create[] =
         "{\"type\":\"create_table\",\"id\":1,\"game\":\"tiengow\",\"public\":false}";
-    json_t *snapshot = request(client, create, 1);
+    json_t *snapshot = request(sitter, create, 1);
     ck_assert_str_eq(type_of(snapshot), "snapshot");
     const char *table = json_string_value(json_object_get(snapshot, "table"));
-    ck_assert_msg(table && strlen(table) == 6, "no table code");
-    char code[8], text[128];
+    ck_assert_msg(table && strlen(table) >= 6, "no table code");
+    char code[16], text[128];
     snprintf(code, sizeof code, "%s", table);
     json_decref(snapshot);
 
-    snprintf(text, sizeof text, "{\"type\":\"leave_seat\",\"id\":2,\"code\":\"%s\"}", code);
-    expect_ok(request(client, text, 2));
-    for (int seat = 0; seat < 4; seat++) {
+    for (int seat = 1; seat < 4; seat++) {
         snprintf(text, sizeof text, "{\"type\":\"add_bot\",\"id\":%d,\"code\":\"%s\",\"seat\":%d}",
-                 3 + seat, code, seat);
-        expect_ok(request(client, text, 3 + seat));
+                 2 + seat, code, seat);
+        expect_ok(request(sitter, text, 2 + seat));
     }
+    snprintf(text, sizeof text, "{\"type\":\"join_table\",\"id\":8,\"code\":\"%s\"}", code);
+    json_t *joined = request(watcher, text, 8);
+    ck_assert_str_eq(type_of(joined), "snapshot");
+    json_decref(joined);
     snprintf(text, sizeof text, "{\"type\":\"start\",\"id\":7,\"code\":\"%s\"}", code);
-    expect_ok(request(client, text, 7));
+    expect_ok(request(sitter, text, 7));
+    ws_client_abort(sitter);
 }
 
 /* Reads whatever is still on its way until the connection ends; returns how it ended
@@ -798,6 +801,8 @@ START_TEST(test_slow_reader_is_dropped_and_others_are_served)
     say_hello(fine, "Fine");
     ws_client *slow = connect_ws(&server);
     say_hello(slow, "Slow");
+    ws_client *sitter = connect_ws(&server);
+    say_hello(sitter, "Sitter");
     /* A small receive buffer, so our kernel holds little of what the slow client leaves unread.
      * Not smaller than a loopback segment (64 KiB): below that the kernel drops the server's
      * segments, and the end of the connection can then never reach us. */
@@ -805,7 +810,7 @@ START_TEST(test_slow_reader_is_dropped_and_others_are_served)
     ck_assert_int_eq(setsockopt(ws_client_fd(slow), SOL_SOCKET, SO_RCVBUF, &rcvbuf,
                                 sizeof rcvbuf),
                      0);
-    start_bot_table(slow);
+    start_bot_table(sitter, slow);
 
     /* The slow client reads nothing more. The other one is still served meanwhile (its pings
      * go at under ten a second, well within the rate limit). */
