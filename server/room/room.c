@@ -412,6 +412,10 @@ static void on_seat_timer(uv_timer_t *timer)
 {
     seat_clock *c = timer->data;
     room *r = c->r;
+    if (hand_open(r) && r->n_queued > 0) { /* a move is being stored: decide once it is shown */
+        uv_timer_start(timer, on_seat_timer, 1, 0);
+        return;
+    }
     uint64_t now = uv_now(r->env.loop);
     bool timed_out = c->deadline_ms > 0 && now >= c->deadline_ms;
     if (c->shown)
