@@ -22,6 +22,8 @@
 #include <uv.h>
 
 #include "game.h"
+#include "game_replay.h"
+#include "history.h"
 #include "room_internal.h"
 #include "store.h"
 #include "store_memory.h"
@@ -480,7 +482,7 @@ END_TEST
 
 static bool toy_hands_done(void) { return room_hands_played(r) >= 3 && r->state == ROOM_BETWEEN_HANDS; }
 
-START_TEST(test_a_toy_table_plays_hands_through_store_history_and_recovery)
+START_TEST(test_a_toy_table_plays_hands_through_store_recovery_and_history)
 {
     open_table(&toy_game, 1, 30);
     start();
@@ -504,6 +506,38 @@ START_TEST(test_a_toy_table_plays_hands_through_store_history_and_recovery)
     ck_assert(json_equal(again->game_state, r->game_state));
     room_destroy(again);
     store_recovery_free(rec);
+
+    /* history: hand 1 replayed for the seated player and for a spectator; a decision another
+     * seat kept private has no frame */
+    const store_memory_hand *kept = store_memory_hand_at(st, store_memory_hand_id(st, room_table_id(r), 1));
+    ck_assert_ptr_nonnull(kept);
+    ck_assert_ptr_nonnull(kept->result);
+    store_hand hand = {.id = kept->id, .number = kept->number, .seed = kept->seed, .deal = kept->deal,
+                       .game_state = kept->game_state, .actions = kept->actions, .n_actions = kept->n_actions};
+    store_hand_summary summary = {.id = kept->id, .number = kept->number, .game_state = kept->game_state};
+    summary.player_ids[0] = players[0].id;
+    game_logged_action *log = calloc(kept->n_actions + 1, sizeof *log);
+    for (size_t i = 0; i < kept->n_actions; i++)
+        log[i] = (game_logged_action){.seat = kept->actions[i].seat, .action = kept->actions[i].action};
+    size_t public_actions = 0, seat0_private = 0;
+    game_hand *g = r->game->hand_new(r->options, kept->seed, kept->game_state);
+    for (size_t i = 0; i < kept->n_actions; i++) {
+        ck_assert(game_replay_actions(r->game, g, &log[i], 1, NULL, NULL, NULL));
+        json_t *event = r->game->last_event(g);
+        public_actions += event != NULL;
+        seat0_private += event == NULL && log[i].seat == 0;
+        json_decref(event);
+    }
+    r->game->hand_free(g);
+    free(log);
+    ck_assert_uint_gt(kept->n_actions, public_actions); /* the toy game has private decisions */
+    json_t *as_seat = history_replay_json(&toy_game, r->options, "ROOM42", &hand, &summary, players[0].id, msg, sizeof msg);
+    json_t *as_guest = history_replay_json(&toy_game, r->options, "ROOM42", &hand, &summary, players[3].id, msg, sizeof msg);
+    ck_assert_msg(as_seat != NULL && as_guest != NULL, "%s", msg);
+    ck_assert_uint_eq(json_array_size(json_object_get(as_seat, "frames")), 1 + public_actions + seat0_private);
+    ck_assert_uint_eq(json_array_size(json_object_get(as_guest, "frames")), 1 + public_actions);
+    json_decref(as_seat);
+    json_decref(as_guest);
 }
 END_TEST
 
@@ -524,7 +558,7 @@ Suite *room_suite(void)
     tcase_add_checked_fixture(toy, setup, teardown);
     tcase_set_timeout(toy, 60);
     tcase_add_test(toy, test_simultaneous_deciders_each_get_a_clock_and_a_private_decision_reaches_nobody_else);
-    tcase_add_test(toy, test_a_toy_table_plays_hands_through_store_history_and_recovery);
+    tcase_add_test(toy, test_a_toy_table_plays_hands_through_store_recovery_and_history);
     suite_add_tcase(s, toy);
     return s;
 }
