@@ -40,6 +40,16 @@ typedef struct sent {
     int64_t actions_stored; /* the store's count of actions (and hand ends) when it was sent */
 } sent;
 
+/* Message ids the tests give room_act, which keeps its own reference: released in teardown. */
+static json_t *ids[64];
+static int n_ids;
+
+static json_t *an_id(int n)
+{
+    ck_assert_int_lt(n_ids, 64);
+    return ids[n_ids++] = json_integer(n);
+}
+
 static uv_loop_t loop;
 static store *st;
 static room *r;
@@ -149,6 +159,9 @@ static void teardown(void)
     ck_assert_int_eq(uv_loop_close(&loop), 0);
     for (int i = 0; i < n_log; i++)
         json_decref(log_[i].frame);
+    for (int i = 0; i < n_ids; i++)
+        json_decref(ids[i]);
+    n_ids = 0;
 }
 
 /* Runs the loop until cond() holds, for at most max_ms of the loop's time. */
@@ -292,7 +305,7 @@ START_TEST(test_a_move_whose_write_fails_is_never_shown)
     store_memory_fail(st, STORE_KIND_ACTION_APPEND, 1, STORE_FULL);
     json_t *move = a_legal_move(0);
     char msg[GAME_MESSAGE_SIZE];
-    ck_assert_ptr_null(room_act(r, &players[0], move, json_integer(5), msg, sizeof msg));
+    ck_assert_ptr_null(room_act(r, &players[0], move, an_id(5), msg, sizeof msg));
     json_decref(move);
     run_for(10); /* the answer comes; the retry (20 ms) has not */
     ck_assert_int_eq(count_frames(NULL, "event", "action", from), 0);
@@ -329,10 +342,10 @@ START_TEST(test_two_quick_moves_of_one_seat_store_and_show_only_the_first)
     int64_t stored = store_memory_actions_stored(st);
     char msg[GAME_MESSAGE_SIZE];
     json_t *move = a_legal_move(0);
-    ck_assert_ptr_null(room_act(r, &players[0], move, json_integer(1), msg, sizeof msg));
+    ck_assert_ptr_null(room_act(r, &players[0], move, an_id(1), msg, sizeof msg));
     /* the same move again is checked against the hand with the first made (queued, not busy):
      * it is no longer seat 0's turn */
-    const char *code = room_act(r, &players[0], move, json_integer(2), msg, sizeof msg);
+    const char *code = room_act(r, &players[0], move, an_id(2), msg, sizeof msg);
     json_decref(move);
     ck_assert_ptr_nonnull(code);
     ck_assert_str_eq(code, "not_your_turn");
@@ -379,7 +392,7 @@ START_TEST(test_a_seat_freed_mid_write_is_played_by_the_bot_and_its_leaver_is_no
     store_memory_hold(st, true);
     json_t *move = a_legal_move(seat);
     char msg[GAME_MESSAGE_SIZE];
-    ck_assert_ptr_null(room_act(r, mover, move, json_integer(9), msg, sizeof msg));
+    ck_assert_ptr_null(room_act(r, mover, move, an_id(9), msg, sizeof msg));
     json_decref(move);
     ck_assert_ptr_null(room_leave(r, mover, msg, sizeof msg));
     int from = n_log;
@@ -463,7 +476,7 @@ START_TEST(test_simultaneous_deciders_each_get_a_clock_and_a_private_decision_re
     char msg[GAME_MESSAGE_SIZE];
     json_t *move = a_legal_move(seat);
     ck_assert_ptr_nonnull(move);
-    ck_assert_ptr_null(room_act(r, &players[seat], move, json_integer(3), msg, sizeof msg));
+    ck_assert_ptr_null(room_act(r, &players[seat], move, an_id(3), msg, sizeof msg));
     json_decref(move);
     run_for(5);
     bool private = r->game->last_event(r->hand) == NULL;
