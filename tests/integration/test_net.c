@@ -147,7 +147,7 @@ static ws_client *connect_ws(const server_process *server)
 static double metric(const server_process *server, const char *sample)
 {
     http_response response;
-    ck_assert(http_get(server->host, server->port, "/metrics", TIMEOUT_MS, &response));
+    ck_assert(http_get(server->host, server->metrics_port, "/metrics", TIMEOUT_MS, &response));
     ck_assert_int_eq(response.status, 200);
     double value = -1;
     size_t len = strlen(sample);
@@ -466,7 +466,7 @@ START_TEST(test_metrics_counts_open_websockets)
 
     http_response response;
     char type[128];
-    ck_assert(http_get(server.host, server.port, "/metrics", TIMEOUT_MS, &response));
+    ck_assert(http_get(server.host, server.metrics_port, "/metrics", TIMEOUT_MS, &response));
     ck_assert_int_eq(response.status, 200);
     ck_assert(http_header(&response, "content-type", type, sizeof type));
     ck_assert_msg(strncmp(type, "text/plain", 10) == 0, "content-type %s", type);

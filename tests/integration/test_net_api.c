@@ -35,6 +35,7 @@ typedef struct harness {
     uv_async_t stop_request;
     net_server *net;
     int port;
+    int metrics_port;
     int opens, closes, messages;
     int sends_after_close_accepted; /* net_send returning true after net_close/on_close */
     int flood_accepted;             /* net_send calls accepted before the queue overflowed */
@@ -54,6 +55,7 @@ static void on_open(void *ctx, net_conn *conn)
 {
     harness *h = ctx;
     h->opens++;
+    net_conn_identified(conn); /* these clients never say hello: the test knows them */
     net_conn_set_data(conn, (void *)(intptr_t)h->opens);
 }
 
@@ -232,7 +234,7 @@ static bool scenario_flood(harness *h)
 static bool scenario_metrics(harness *h)
 {
     http_response response;
-    CLIENT_CHECK(h, http_get("127.0.0.1", h->port, "/metrics", TIMEOUT_MS, &response),
+    CLIENT_CHECK(h, http_get("127.0.0.1", h->metrics_port, "/metrics", TIMEOUT_MS, &response),
                  "GET /metrics");
     bool found = strstr(response.body, "\nteahouse_test_opens 3\n") != NULL;
     bool core = strstr(response.body, "teahouse_ws_connections ") != NULL;
@@ -333,6 +335,8 @@ static void run_harness(harness *h, int ping_seconds, void *(*client)(void *))
     ck_assert(h->net != NULL);
     h->port = net_port(h->net);
     ck_assert_int_gt(h->port, 0);
+    h->metrics_port = net_metrics_port(h->net);
+    ck_assert_int_gt(h->metrics_port, 0); /* metrics_port 0: a free port of its own */
 
     pthread_t thread;
     ck_assert_int_eq(pthread_create(&thread, NULL, client, h), 0);
