@@ -192,6 +192,10 @@ static bool is_origin(const char *text)
 static bool append_items(config_list *list, const flag_spec *flag, const char *value,
                          char *error, size_t error_cap)
 {
+    if (value[strlen(value) - 1] == ',') {
+        snprintf(error, error_cap, "--%s: '%s' ends with an empty item", flag->name, value);
+        return false;
+    }
     while (*value) {
         size_t len = strcspn(value, ",");
         const char *start = value;
