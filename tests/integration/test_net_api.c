@@ -392,6 +392,39 @@ START_TEST(test_busy_port_returns_null_and_leaves_the_loop_closable)
 }
 END_TEST
 
+START_TEST(test_busy_operators_port_returns_null_and_leaves_the_loop_closable)
+{
+    /* the game port opens, the operator's port cannot: nothing may be left on the loop */
+    uv_loop_t loop;
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    const net_handlers handlers = {0};
+    const net_config first = {.bind_address = "127.0.0.1", .port = 0, .web_root = web_root};
+    net_server *holder = net_start(&loop, &first, &handlers);
+    ck_assert(holder != NULL);
+
+    const net_config second = {.bind_address = "127.0.0.1",
+                               .port = 0,
+                               .web_root = web_root,
+                               .metrics_port = net_metrics_port(holder)};
+    ck_assert(net_start(&loop, &second, &handlers) == NULL);
+    const net_config without = {.bind_address = "127.0.0.1",
+                                .port = 0,
+                                .web_root = web_root,
+                                .metrics_port = NET_METRICS_OFF};
+    net_server *plain = net_start(&loop, &without, &handlers);
+    ck_assert(plain != NULL);
+    ck_assert_int_eq(net_metrics_port(plain), 0);
+
+    net_stop(plain);
+    net_stop(holder);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    net_destroy(plain);
+    net_destroy(holder);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -408,6 +441,7 @@ int main(int argc, char **argv)
     tcase_add_test(api, test_application_contract_over_real_sockets);
     tcase_add_test(api, test_close_that_cannot_complete_is_cut_after_its_grace);
     tcase_add_test(api, test_busy_port_returns_null_and_leaves_the_loop_closable);
+    tcase_add_test(api, test_busy_operators_port_returns_null_and_leaves_the_loop_closable);
     suite_add_tcase(suite, api);
 
     SRunner *runner = srunner_create(suite);
