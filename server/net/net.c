@@ -369,7 +369,7 @@ static int on_ws_writeable(net_conn *conn)
     return 0;
 }
 
-static const net_socket *socket_of(struct lws *wsi);
+static net_socket *socket_of(struct lws *wsi);
 
 static void on_ws_established(net_server *server, struct lws *wsi, net_session *session)
 {
@@ -543,9 +543,9 @@ static void on_ws_receive(net_conn *conn, const void *data, size_t len)
 
 /* ---- 3. admission ------------------------------------------------------------------------ */
 
-static const net_socket *socket_of(struct lws *wsi)
+static net_socket *socket_of(struct lws *wsi)
 {
-    const net_socket *sock = lws_get_opaque_user_data(wsi);
+    net_socket *sock = lws_get_opaque_user_data(wsi);
     return sock && sock->wsi == wsi ? sock : NULL;
 }
 
@@ -623,7 +623,7 @@ static void on_new_socket(net_server *server, struct lws *wsi)
 /* LWS_CALLBACK_WSI_DESTROY: the socket is gone; so is its count. */
 static void forget_socket(net_server *server, struct lws *wsi)
 {
-    net_socket *sock = (net_socket *)socket_of(wsi);
+    net_socket *sock = socket_of(wsi);
     if (!sock)
         return;
     lws_set_opaque_user_data(wsi, NULL);
@@ -698,11 +698,11 @@ static int confirm_upgrade(net_server *server, struct lws *wsi, const char *upgr
         return refuse_upgrade(wsi, HTTP_STATUS_NOT_FOUND);
     if (server->stopping)
         return refuse_upgrade(wsi, HTTP_STATUS_SERVICE_UNAVAILABLE);
-    net_socket *sock = (net_socket *)socket_of(wsi);
+    net_socket *sock = socket_of(wsi);
     if (!origin_allowed(server, wsi)) {
         server->metrics.refused_origin++;
-        log_info("net: refusing a WebSocket from %s: its page's origin is not ours",
-                 sock ? sock->client : "a client");
+        log_refusal(server, sock ? sock->client : "a client", "origin",
+                    (int)lws_get_socket_fd(wsi));
         return refuse_upgrade(wsi, HTTP_STATUS_FORBIDDEN);
     }
     if (sock && sock->via_proxy && !sock->entry) {
@@ -717,8 +717,8 @@ static int confirm_upgrade(net_server *server, struct lws *wsi, const char *upgr
     return 0;
 }
 
-/* LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION, just before the upgrade: the same rules once more
- * (confirm_upgrade has answered those it refused). */
+/* LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION, just before the upgrade: the path and the port
+ * once more (confirm_upgrade has answered what it refused; this only hangs up). */
 static int filter_ws_upgrade(net_server *server, struct lws *wsi)
 {
     char uri[64];
