@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Teahouse and starts the server on http://localhost:8080 with its SQLite file.
-# Extra arguments go to the server (see: build/server/teahouse --help).
+# Extra arguments go to the server (see: build/server/teahouse --help). It listens on this
+# machine only; to let others on your network play: ./run.sh --bind 0.0.0.0
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/deps.sh build

@@ -6,6 +6,7 @@
 
 #include "house_limits.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,6 +22,8 @@ typedef enum flag_kind {
     FLAG_STRING,
     FLAG_LOG_LEVEL,
     FLAG_DURABILITY,
+    FLAG_ADDRESS_LIST, /* repeatable; IP addresses */
+    FLAG_ORIGIN_LIST,  /* repeatable; web origins */
     FLAG_HELP,
     FLAG_VERSION,
 } flag_kind;
@@ -37,9 +40,10 @@ typedef struct flag_spec {
 
 static const flag_spec flags[] = {
     {"port", 0, FLAG_INT, offsetof(config, port), 0, 65535, "N",
-     "TCP port for HTTP and WebSocket (0 picks a free one)"},
+     "TCP port for the web client, WebSocket play and /healthz (0 picks a free one)"},
     {"bind", 0, FLAG_STRING, offsetof(config, bind_address), 0, 0, "ADDR",
-     "address to listen on (0.0.0.0 = every IPv4 interface, :: = IPv6 too)"},
+     "address to listen on: 127.0.0.1 is this machine only; 0.0.0.0 (every IPv4 interface) or "
+     ":: (IPv6 too) lets other machines in"},
     {"web-root", 0, FLAG_STRING, offsetof(config, web_root), 0, 0, "DIR",
      "directory of the static web client"},
     {"db", 0, FLAG_STRING, offsetof(config, db_path), 0, 0, "FILE", "SQLite database file (created if missing)"},
@@ -63,6 +67,20 @@ static const flag_spec flags[] = {
      "open tables at most"},
     {"ping-seconds", 0, FLAG_INT, offsetof(config, ping_seconds), 1, 3600, "N",
      "idle WebSocket is pinged after N s and dropped after ~2N s of silence"},
+    {"hello-seconds", 0, FLAG_INT, offsetof(config, hello_seconds), 1, 3600, "N",
+     "a WebSocket that has not said hello within N s is closed"},
+    {"max-connections-per-address", 0, FLAG_INT, offsetof(config, max_per_address), 0, 1000000,
+     "N", "connections one client address (an IPv6 /64) may hold at once (0 = no cap)"},
+    {"trusted-proxy", 0, FLAG_ADDRESS_LIST, offsetof(config, trusted_proxies), 0, 0, "ADDR",
+     "a reverse proxy whose X-Forwarded-For / X-Real-IP name the client (repeatable, or a "
+     "comma list)"},
+    {"allow-origin", 0, FLAG_ORIGIN_LIST, offsetof(config, allowed_origins), 0, 0, "ORIGIN",
+     "a web origin besides the page's own whose pages may open WebSockets, like "
+     "https://teahouse.example (repeatable)"},
+    {"metrics-bind", 0, FLAG_STRING, offsetof(config, metrics_bind), 0, 0, "ADDR",
+     "address of the operator's listener (/metrics and /healthz)"},
+    {"metrics-port", 0, FLAG_INT, offsetof(config, metrics_port), 0, 65535, "N",
+     "port of the operator's listener (0 = none)"},
     {"help", 'h', FLAG_HELP, 0, 0, 0, NULL, "show this help and exit"},
     {"version", 'V', FLAG_VERSION, 0, 0, 0, NULL, "show the version and exit"},
 };
@@ -72,7 +90,7 @@ enum { FLAG_COUNT = sizeof flags / sizeof flags[0] };
 void config_set_defaults(config *cfg)
 {
     cfg->port = 8080;
-    cfg->bind_address = "0.0.0.0";
+    cfg->bind_address = "127.0.0.1";
     cfg->web_root = "web-client";
     cfg->db_path = "teahouse.db";
     cfg->durability_full = false;
@@ -85,6 +103,12 @@ void config_set_defaults(config *cfg)
     cfg->next_hand_seconds = 10;
     cfg->empty_table_seconds = 60;
     cfg->max_tables = 10000;
+    cfg->hello_seconds = 10;
+    cfg->max_per_address = 64;
+    cfg->trusted_proxies.count = 0;
+    cfg->allowed_origins.count = 0;
+    cfg->metrics_bind = "127.0.0.1";
+    cfg->metrics_port = 9090;
 }
 
 const char *config_version(void)
@@ -129,6 +153,83 @@ static bool parse_int(const char *text, long min, long max, int *out)
     return true;
 }
 
+static bool is_ip_address(const char *text)
+{
+    unsigned char addr[16];
+    char inner[CONFIG_ITEM_MAX];
+    size_t len = strlen(text);
+    if (len >= 2 && text[0] == '[' && text[len - 1] == ']') {
+        snprintf(inner, sizeof inner, "%.*s", (int)(len - 2), text + 1);
+        text = inner;
+    }
+    return inet_pton(AF_INET, text, addr) == 1 || inet_pton(AF_INET6, text, addr) == 1;
+}
+
+/* "http://host" or "https://host:port", as a browser writes the Origin header: a scheme, a host
+ * (a name, an IPv4 address or a bracketed IPv6 one) and perhaps a port; no path. */
+static bool is_origin(const char *text)
+{
+    const char *host;
+    if (strncmp(text, "http://", 7) == 0)
+        host = text + 7;
+    else if (strncmp(text, "https://", 8) == 0)
+        host = text + 8;
+    else
+        return false;
+    const char *port = host[0] == '[' ? strchr(host, ']') : host;
+    if (!port)
+        return false;
+    port = strchr(port, ':');
+    size_t host_len = port ? (size_t)(port - host) : strlen(host);
+    if (host_len == 0 || strcspn(host, "/?#@ \t") < strlen(host))
+        return false;
+    if (port && (port[1] == '\0' || strspn(port + 1, "0123456789") != strlen(port + 1)))
+        return false;
+    return true;
+}
+
+/* Adds each comma-separated item of value to a repeatable flag's list. */
+static bool append_items(config_list *list, const flag_spec *flag, const char *value,
+                         char *error, size_t error_cap)
+{
+    if (value[strlen(value) - 1] == ',') {
+        snprintf(error, error_cap, "--%s: '%s' ends with an empty item", flag->name, value);
+        return false;
+    }
+    while (*value) {
+        size_t len = strcspn(value, ",");
+        const char *start = value;
+        size_t trimmed = len;
+        while (trimmed && *start == ' ') {
+            start++;
+            trimmed--;
+        }
+        while (trimmed && start[trimmed - 1] == ' ')
+            trimmed--;
+        if (trimmed == 0 || trimmed >= CONFIG_ITEM_MAX || list->count >= CONFIG_LIST_MAX) {
+            snprintf(error, error_cap, "--%s wants at most %d values of %d bytes, not '%s'",
+                     flag->name, CONFIG_LIST_MAX, CONFIG_ITEM_MAX - 1, value);
+            return false;
+        }
+        char *item = list->items[list->count];
+        memcpy(item, start, trimmed);
+        item[trimmed] = '\0';
+        bool ok = flag->kind == FLAG_ADDRESS_LIST ? is_ip_address(item) : is_origin(item);
+        if (!ok) {
+            snprintf(error, error_cap, "--%s wants %s, not '%s'", flag->name,
+                     flag->kind == FLAG_ADDRESS_LIST ? "an IP address"
+                                                     : "an origin like https://teahouse.example",
+                     item);
+            return false;
+        }
+        list->count++;
+        value += len;
+        if (*value == ',')
+            value++;
+    }
+    return true;
+}
+
 /* Stores one flag's value; false (with the reason in error) if the value is bad. */
 static bool apply_value(config *cfg, const flag_spec *flag, const char *value, char *error,
                         size_t error_cap)
@@ -164,6 +265,13 @@ static bool apply_value(config *cfg, const flag_spec *flag, const char *value, c
         }
         *(bool *)(void *)field = strcmp(value, "full") == 0;
         return true;
+    case FLAG_ADDRESS_LIST:
+    case FLAG_ORIGIN_LIST:
+        if (value[0] == '\0') {
+            snprintf(error, error_cap, "--%s wants a non-empty value", flag->name);
+            return false;
+        }
+        return append_items((config_list *)(void *)field, flag, value, error, error_cap);
     case FLAG_HELP:
     case FLAG_VERSION:
         break;
@@ -224,6 +332,10 @@ static void format_default(const flag_spec *flag, const config *defaults, char *
     case FLAG_DURABILITY:
         snprintf(out, cap, "%s", *(const bool *)(const void *)field ? "full" : "normal");
         break;
+    case FLAG_ADDRESS_LIST:
+    case FLAG_ORIGIN_LIST:
+        snprintf(out, cap, "none");
+        break;
     case FLAG_HELP:
     case FLAG_VERSION:
         break;
@@ -236,8 +348,9 @@ void config_usage(FILE *out, const char *program)
     config_set_defaults(&defaults);
 
     fprintf(out, "Usage: %s [options]\n\n", program);
-    fprintf(out, "The Teahouse table server: static web client, WebSocket play, /healthz and "
-                 "/metrics on one port.\n\nOptions:\n");
+    fprintf(out, "The Teahouse table server: the web client, WebSocket play and /healthz on one "
+                 "port,\n/metrics and /healthz for the operator on a second one (by default on "
+                 "this machine only).\n\nOptions:\n");
     for (size_t i = 0; i < FLAG_COUNT; i++) {
         const flag_spec *flag = &flags[i];
         char left[64];
@@ -247,9 +360,13 @@ void config_usage(FILE *out, const char *program)
             snprintf(left, sizeof left, "    --%s %s", flag->name, flag->value);
         char fallback[128];
         format_default(flag, &defaults, fallback, sizeof fallback);
-        if (fallback[0])
-            fprintf(out, "  %-28s %s (default: %s)\n", left, flag->help, fallback);
+        if (strlen(left) > 28) /* too long for the column: the help goes below */
+            fprintf(out, "  %s\n  %-28s", left, "");
         else
-            fprintf(out, "  %-28s %s\n", left, flag->help);
+            fprintf(out, "  %-28s", left);
+        if (fallback[0])
+            fprintf(out, " %s (default: %s)\n", flag->help, fallback);
+        else
+            fprintf(out, " %s\n", flag->help);
     }
 }

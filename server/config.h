@@ -3,9 +3,10 @@
  *
  * Promises: config_parse() never prints and never exits; it fills the config (defaults first,
  * then each flag in order, the last occurrence winning) and returns a status, with a one-line
- * reason for CONFIG_INVALID. Strings in the config point into argv or at static defaults.
- * Flags take their value either as the next argument ("--port 8080") or after '='
- * ("--port=8080").
+ * reason for CONFIG_INVALID. Strings in the config point into argv or at static defaults,
+ * except the repeatable flags' values (config_list), which are copied one item at a time (a
+ * value may be a comma list). Flags take their value either as the next argument
+ * ("--port 8080") or after '=' ("--port=8080").
  */
 #ifndef CONFIG_H
 #define CONFIG_H
@@ -15,6 +16,14 @@
 #include <stdio.h>
 
 #include "log.h"
+
+#define CONFIG_LIST_MAX 16  /* items of one repeatable flag */
+#define CONFIG_ITEM_MAX 256 /* bytes of one item, with its NUL */
+
+typedef struct config_list {
+    int count;
+    char items[CONFIG_LIST_MAX][CONFIG_ITEM_MAX];
+} config_list;
 
 typedef struct config {
     int port;                 /* --port: 0..65535; 0 lets the kernel pick a free port */
@@ -31,6 +40,12 @@ typedef struct config {
     int next_hand_seconds;    /* --next-hand-seconds: pause between hands */
     int empty_table_seconds;  /* --empty-table-seconds: an unattended table closes after this */
     int max_tables;           /* --max-tables: open tables at most */
+    int hello_seconds;        /* --hello-seconds: a WebSocket must say hello within this */
+    int max_per_address;      /* --max-connections-per-address: 0 for no cap */
+    config_list trusted_proxies; /* --trusted-proxy: IP addresses */
+    config_list allowed_origins; /* --allow-origin: "scheme://host[:port]" */
+    const char *metrics_bind; /* --metrics-bind: address of the /metrics listener */
+    int metrics_port;         /* --metrics-port: 0 for no /metrics listener */
 } config;
 
 typedef enum config_status {

@@ -144,11 +144,24 @@ static int serve(const config *cfg)
         return 1;
     }
 
+    const char *trusted[CONFIG_LIST_MAX], *origins[CONFIG_LIST_MAX];
+    for (int i = 0; i < cfg->trusted_proxies.count; i++)
+        trusted[i] = cfg->trusted_proxies.items[i];
+    for (int i = 0; i < cfg->allowed_origins.count; i++)
+        origins[i] = cfg->allowed_origins.items[i];
     const net_config net_cfg = {
         .bind_address = cfg->bind_address,
         .port = cfg->port,
         .web_root = cfg->web_root,
         .ping_seconds = cfg->ping_seconds,
+        .hello_seconds = cfg->hello_seconds,
+        .max_per_address = cfg->max_per_address,
+        .trusted_proxies = trusted,
+        .n_trusted_proxies = (size_t)cfg->trusted_proxies.count,
+        .allowed_origins = origins,
+        .n_allowed_origins = (size_t)cfg->allowed_origins.count,
+        .metrics_bind = cfg->metrics_bind,
+        .metrics_port = cfg->metrics_port > 0 ? cfg->metrics_port : NET_METRICS_OFF,
     };
     lobby_config lobby_cfg = lobby_config_default();
     lobby_cfg.turn_seconds = cfg->turn_seconds;
@@ -209,6 +222,12 @@ static int serve(const config *cfg)
     }
 
     char url[128];
+    if (net_metrics_port(a.net) > 0) {
+        format_url(url, sizeof url, cfg->metrics_bind, net_metrics_port(a.net));
+        log_info("metrics on %s/metrics", url);
+    } else {
+        log_info("metrics: no operator's port (--metrics-port 0)");
+    }
     format_url(url, sizeof url, cfg->bind_address, net_port(a.net));
     log_info("listening on %s (web root %s)", url, cfg->web_root);
 

@@ -23,7 +23,6 @@
 #include "lobby_internal.h"
 #include "log.h"
 
-#define RATE_STRIKES_BEFORE_CLOSE 200
 #define SWEEP_MS 1000
 
 lobby_config lobby_config_default(void)
@@ -484,13 +483,15 @@ static void on_message(void *ctx, net_conn *conn, const char *text, size_t len)
     if (c == NULL)
         return;
     l->messages_total++;
-    if (!rate_take(&c->bucket, l->config.rate_per_second, l->config.rate_burst, uv_now(l->loop))) {
-        if (++c->strikes > RATE_STRIKES_BEFORE_CLOSE) {
-            net_close(conn, "rate limit");
-            return;
-        }
+    switch (rate_check(&c->bucket, l->config.rate_per_second, l->config.rate_burst, uv_now(l->loop))) {
+    case RATE_CLOSE:
+        net_close(conn, "rate limit");
+        return;
+    case RATE_REFUSE:
         lobby_send_error(l, c, NULL, PROTO_ERR_RATE_LIMITED, "Too many messages; slow down.");
         return;
+    case RATE_PASS:
+        break;
     }
     if (c->hello_pending)
         queue_message(l, c, text, len);

@@ -29,8 +29,7 @@
 typedef struct client {
     net_conn *conn;        /* NULL once closed */
     player *p;             /* NULL until welcomed */
-    rate_bucket bucket;
-    int strikes;           /* messages refused by the rate limit */
+    rate_bucket bucket;    /* with its strikes (ratelimit.h) */
     int pending;           /* store requests made for it, not yet answered */
     bool password_job;     /* its register or login is being hashed */
     bool hello_pending;    /* its hello waits for the store */

@@ -146,6 +146,7 @@ static void attach(lobby *l, client *c, player *p)
     }
     p->client = c;
     c->p = p;
+    net_conn_identified(c->conn);
     snprintf(c->token, sizeof c->token, "%s", p->token);
 }
 

@@ -71,16 +71,31 @@ static void write_gauge(char *buf, size_t cap, size_t *len, const char *name, co
     metrics_appendf(buf, cap, len, "%s %.6f\n", name, value);
 }
 
-void metrics_write(const metrics *m, size_t open_connections, char *buf, size_t cap, size_t *len)
+void metrics_write(const metrics *m, size_t open_connections, size_t addresses, char *buf,
+                   size_t cap, size_t *len)
 {
     write_header(buf, cap, len, "teahouse_ws_connections", "gauge",
                  "Open WebSocket connections.");
     metrics_appendf(buf, cap, len, "teahouse_ws_connections %zu\n", open_connections);
     write_counter(buf, cap, len, "teahouse_ws_connections_opened_total",
                   "WebSocket connections established.", m->connections_opened);
-    write_counter(buf, cap, len, "teahouse_connections_refused_total",
-                  "Sockets closed on accept because file descriptors ran out.",
-                  m->connections_refused);
+    write_gauge(buf, cap, len, "teahouse_client_addresses",
+                "Client addresses (IPv6: /64 prefixes) holding connections to the game port.",
+                (double)addresses);
+    write_header(buf, cap, len, "teahouse_connections_refused_total", "counter",
+                 "Sockets closed on accept, or WebSocket upgrades refused, by reason.");
+    metrics_appendf(buf, cap, len,
+                    "teahouse_connections_refused_total{reason=\"fd_limit\"} %" PRIu64 "\n",
+                    m->refused_fd_limit);
+    metrics_appendf(buf, cap, len,
+                    "teahouse_connections_refused_total{reason=\"per_address\"} %" PRIu64 "\n",
+                    m->refused_per_address);
+    metrics_appendf(buf, cap, len,
+                    "teahouse_connections_refused_total{reason=\"reserve\"} %" PRIu64 "\n",
+                    m->refused_reserve);
+    metrics_appendf(buf, cap, len,
+                    "teahouse_connections_refused_total{reason=\"origin\"} %" PRIu64 "\n",
+                    m->refused_origin);
     write_counter(buf, cap, len, "teahouse_ws_messages_received_total",
                   "Whole text messages received and passed on.", m->messages_in);
     write_counter(buf, cap, len, "teahouse_ws_messages_sent_total", "Text messages sent.",
@@ -104,6 +119,12 @@ void metrics_write(const metrics *m, size_t open_connections, char *buf, size_t 
                     m->slow_readers_dropped);
     metrics_appendf(buf, cap, len, "teahouse_ws_dropped_total{reason=\"ping_timeout\"} %" PRIu64 "\n",
                     m->idle_timeouts);
+    metrics_appendf(buf, cap, len,
+                    "teahouse_ws_dropped_total{reason=\"hello_timeout\"} %" PRIu64 "\n",
+                    m->hello_timeouts);
+    metrics_appendf(buf, cap, len,
+                    "teahouse_ws_dropped_total{reason=\"invalid_utf8\"} %" PRIu64 "\n",
+                    m->invalid_utf8);
 
     write_counter(buf, cap, len, "teahouse_http_requests_total",
                   "Requests to /healthz and /metrics.", m->http_requests);

@@ -14,7 +14,10 @@
 
 typedef struct metrics {
     uint64_t connections_opened;     /* WebSocket connections established */
-    uint64_t connections_refused;    /* accepted sockets closed at once: no file descriptors left */
+    uint64_t refused_fd_limit;       /* sockets closed at once: too few descriptors left */
+    uint64_t refused_per_address;    /* sockets or upgrades over the cap of their address */
+    uint64_t refused_reserve;        /* sockets turned away from the descriptor reserve */
+    uint64_t refused_origin;         /* WebSocket upgrades from a page of a foreign origin */
     uint64_t messages_in;            /* whole text messages handed to the application */
     uint64_t messages_out;           /* text messages written to a socket */
     uint64_t bytes_in;               /* WebSocket payload bytes received, refused ones too */
@@ -23,6 +26,8 @@ typedef struct metrics {
     uint64_t refused_binary;         /* binary messages */
     uint64_t slow_readers_dropped;   /* connections closed because their queue overflowed */
     uint64_t idle_timeouts;          /* connections closed for not answering pings */
+    uint64_t hello_timeouts;         /* connections closed for not saying hello in time */
+    uint64_t invalid_utf8;           /* connections closed for a text message not in UTF-8 */
     uint64_t http_requests;          /* /healthz and /metrics requests served */
     double loop_lag_seconds;         /* last measured event-loop lag */
     double loop_lag_max_seconds;     /* largest lag in the current window */
@@ -42,8 +47,9 @@ double metrics_loop_lag_max(const metrics *m);
 void metrics_appendf(char *buf, size_t cap, size_t *len, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Appends every network metric; open_connections is the live gauge. */
-void metrics_write(const metrics *m, size_t open_connections, char *buf, size_t cap,
-                   size_t *len);
+/* Appends every network metric; open_connections and addresses (client addresses holding
+ * connections) are the live gauges. */
+void metrics_write(const metrics *m, size_t open_connections, size_t addresses, char *buf,
+                   size_t cap, size_t *len);
 
 #endif

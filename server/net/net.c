@@ -3,11 +3,17 @@
  * foreign loop. See net.h for the contract; this file is organised as:
  *
  *   1. connections: the outgoing queue, closing and dropping, keepalive
- *   2. incoming WebSocket messages: joining fragments, refusing big or binary ones
- *   3. HTTP: /healthz and /metrics (static files are an lws mount)
- *   4. the lws protocol callback that routes every event to the above
- *   5. timers: loop lag, keepalive sweep, shutdown drain
- *   6. start, stop, destroy
+ *   2. incoming WebSocket messages: joining fragments, refusing big or binary ones, UTF-8
+ *   3. admission: sockets per client address (peers.h), proxies, the WebSocket upgrade
+ *   4. HTTP: /healthz, /metrics and the static files
+ *   5. the lws protocol callback that routes every event to the above
+ *   6. timers: loop lag, keepalive and hello sweep, shutdown drain
+ *   7. start, stop, destroy
+ *
+ * One lws context holds two vhosts: the game port and the operator's port (/metrics). Every
+ * HTTP request reaches our callback (there are no lws mounts), so one function decides what
+ * each port serves; static files go out through lws_serve_http_file() once their real path has
+ * been checked.
  *
  * Memory per idle connection is what lws needs (its wsi, the uv poll handle, one rx buffer of
  * NET_RX_CHUNK bytes) plus struct net_conn; incoming and outgoing buffers exist only while a
@@ -20,6 +26,7 @@
 #include "net.h"
 
 #include <arpa/inet.h>
+#include <limits.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,14 +41,19 @@
 
 #include "log.h"
 #include "metrics.h"
+#include "peers.h"
+#include "text.h"
 
 #define NET_PROTOCOL_NAME "teahouse"
+#define NET_METRICS_VHOST "teahouse-metrics"
 #define NET_WS_PATH "/ws"
 #define NET_RX_CHUNK 2048             /* lws rx buffer: messages arrive in pieces this big */
 #define NET_METRICS_CAP (64 * 1024)   /* room for the /metrics text */
-#define NET_FD_RESERVE 64             /* file descriptors kept free for the database and logs */
 #define NET_LAG_INTERVAL_MS 500       /* loop-lag probe period */
 #define NET_DEFAULT_PING_SECONDS 30
+#define NET_DEFAULT_HELLO_SECONDS 10
+#define NET_REFUSAL_LOG_MS 10000      /* at most one warning this often about refused sockets */
+#define NET_FORWARDED_CAP 2048        /* the longest X-Forwarded-For we read */
 #define NET_DRAIN_MS 2000             /* net_stop waits this long for close handshakes */
 #define NET_CLOSE_GRACE_SECONDS 5     /* net_close: time for the queue and close frame to go */
 
@@ -78,7 +90,9 @@ struct net_conn {
     size_t rx_len, rx_cap;
     net_rx_state rx_state;
 
+    uint64_t opened_ms;     /* loop time it was established */
     uint64_t last_heard_ms; /* loop time of the last bytes received */
+    bool identified;        /* the application knows who it is (net_conn_identified) */
     bool ping_due;          /* the next WRITEABLE sends a ping */
     bool ping_sent;         /* a ping is out and nothing was heard since */
     bool closing;           /* no more sends; close frame once the queue is empty */
@@ -87,8 +101,18 @@ struct net_conn {
     bool dropped;           /* being killed without a close handshake */
     uint16_t close_status;
     char close_reason[64];
-    char peer[48];
+    char peer[PEERS_ADDR_TEXT];
 };
+
+/* One accepted socket of the game port and whom it counts against; lws keeps it as the wsi's
+ * opaque user data from accept to WSI_DESTROY, across the upgrade to WebSocket. */
+typedef struct net_socket {
+    struct lws *wsi;            /* its own wsi: a pointer copied to another wsi is not ours */
+    peers_entry *entry;         /* its count; NULL while it counts against nobody */
+    peers_addr peer;            /* the peer's address */
+    bool via_proxy;             /* the peer is a trusted proxy */
+    char client[PEERS_ADDR_TEXT]; /* the client's address as text (the proxy's word for it) */
+} net_socket;
 
 /* lws's per-connection user data, for HTTP and WebSocket connections alike. */
 typedef struct net_session {
@@ -100,15 +124,21 @@ typedef struct net_session {
 struct net_server {
     uv_loop_t *loop;
     struct lws_context *context;
+    struct lws_vhost *game_vhost;
+    struct lws_vhost *metrics_vhost; /* NULL when there is no operator's port */
     net_handlers handlers;
     metrics metrics;
+    peers *peers;
 
     net_conn *conns;
     size_t conn_count;
 
     int port;
-    int fd_limit;
-    uint64_t ping_ms, hangup_ms;
+    int metrics_port;
+    uint64_t ping_ms, hangup_ms, hello_ms;
+    uint64_t refusal_logged_ms; /* when a refused socket was last worth a warning */
+    char **allowed_origins;
+    size_t n_allowed_origins;
     bool stopping;
     bool teardown_started;    /* the first lws_context_destroy() has run */
 
@@ -118,12 +148,13 @@ struct net_server {
     uv_timer_t drain_timer;
 
     /* Everything lws keeps pointers to lives here, as long as the context. */
-    char web_root[1024];
+    char web_root[PATH_MAX];   /* its real path, symbolic links resolved */
     char iface[INET6_ADDRSTRLEN];
+    char metrics_iface[INET6_ADDRSTRLEN];
     struct lws_protocols protocols[2];
-    struct lws_http_mount mounts[3];
+    struct lws_http_mount mime_mount; /* only to hand our types to lws_get_mimetype() */
     struct lws_protocol_vhost_options mimetypes[10];
-    struct lws_protocol_vhost_options extra_headers[2];
+    struct lws_protocol_vhost_options extra_headers[3];
     lws_retry_bo_t idle_policy;
 };
 
@@ -238,6 +269,12 @@ void net_close(net_conn *conn, const char *reason)
     begin_close(conn, LWS_CLOSE_STATUS_NORMAL, reason, true);
 }
 
+void net_conn_identified(net_conn *conn)
+{
+    if (conn)
+        conn->identified = true;
+}
+
 void net_conn_set_data(net_conn *conn, void *data)
 {
     conn->data = data;
@@ -261,6 +298,11 @@ size_t net_connection_count(const net_server *server)
 int net_port(const net_server *server)
 {
     return server->port;
+}
+
+int net_metrics_port(const net_server *server)
+{
+    return server->metrics_port;
 }
 
 /*
@@ -327,15 +369,20 @@ static int on_ws_writeable(net_conn *conn)
     return 0;
 }
 
+static net_socket *socket_of(struct lws *wsi);
+
 static void on_ws_established(net_server *server, struct lws *wsi, net_session *session)
 {
     net_conn *conn = &session->conn;
+    const net_socket *sock = socket_of(wsi);
 
     memset(conn, 0, sizeof *conn);
     conn->server = server;
     conn->wsi = wsi;
-    conn->last_heard_ms = uv_now(server->loop);
-    if (!lws_get_peer_simple(wsi, conn->peer, sizeof conn->peer))
+    conn->opened_ms = conn->last_heard_ms = uv_now(server->loop);
+    if (sock)
+        snprintf(conn->peer, sizeof conn->peer, "%s", sock->client);
+    else if (!lws_get_peer_simple(wsi, conn->peer, sizeof conn->peer))
         snprintf(conn->peer, sizeof conn->peer, "unknown");
 
     conn->next = server->conns;
@@ -419,6 +466,20 @@ static bool reserve_rx(net_conn *conn, size_t needed, size_t expected)
     return true;
 }
 
+/* RFC 6455 wants text frames in UTF-8 (NUL included); text is NUL-terminated after len, which
+ * stops text_utf8_character() at the end. */
+static bool is_utf8(const char *text, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        size_t n = p[i] == 0 ? 1 : text_utf8_character(p + i);
+        if (n == 0 || n > len - i)
+            return false;
+        i += n;
+    }
+    return true;
+}
+
 static void deliver_message(net_conn *conn)
 {
     net_server *server = conn->server;
@@ -427,6 +488,12 @@ static void deliver_message(net_conn *conn)
     const char *text = conn->rx_buf ? conn->rx_buf : empty;
     if (conn->rx_buf)
         conn->rx_buf[conn->rx_len] = '\0';
+    if (!is_utf8(text, conn->rx_len)) {
+        server->metrics.invalid_utf8++;
+        log_info("net: closing %s: a text message that is not UTF-8", conn->peer);
+        begin_close(conn, LWS_CLOSE_STATUS_INVALID_PAYLOAD, "text must be UTF-8", true);
+        return;
+    }
     server->metrics.messages_in++;
     if (server->handlers.on_message)
         server->handlers.on_message(server->handlers.ctx, conn, text, conn->rx_len);
@@ -474,31 +541,196 @@ static void on_ws_receive(net_conn *conn, const void *data, size_t len)
     conn->rx_state = NET_RX_IDLE;
 }
 
-/* Only /ws upgrades, and none once the server is stopping. */
+/* ---- 3. admission ------------------------------------------------------------------------ */
+
+static net_socket *socket_of(struct lws *wsi)
+{
+    net_socket *sock = lws_get_opaque_user_data(wsi);
+    return sock && sock->wsi == wsi ? sock : NULL;
+}
+
+static void count_refusal(net_server *server, peers_verdict verdict)
+{
+    switch (verdict) {
+    case PEERS_NO_DESCRIPTORS: server->metrics.refused_fd_limit++; break;
+    case PEERS_ADDRESS_FULL: server->metrics.refused_per_address++; break;
+    case PEERS_RESERVE: server->metrics.refused_reserve++; break;
+    case PEERS_ADMIT: break;
+    }
+}
+
+/* A refused socket is logged, but an attack makes thousands: one warning per few seconds. */
+static void log_refusal(net_server *server, const char *who, const char *why, int fd)
+{
+    uint64_t now = uv_now(server->loop);
+    if (server->refusal_logged_ms && now - server->refusal_logged_ms < NET_REFUSAL_LOG_MS) {
+        log_debug("net: refusing %s: %s (descriptor %d)", who, why, fd);
+        return;
+    }
+    server->refusal_logged_ms = now;
+    log_warn("net: refusing %s: %s (descriptor %d; more are counted in "
+             "teahouse_connections_refused_total, not logged)", who, why, fd);
+}
+
+/* LWS_CALLBACK_FILTER_NETWORK_CONNECTION: the socket is accepted and nothing read yet. Those
+ * refused are closed at once, so accept() never spins on EMFILE. */
+static int filter_new_socket(net_server *server, struct lws *listener,
+                             const struct lws_filter_network_conn_args *args)
+{
+    bool operator_port = lws_get_vhost(listener) == server->metrics_vhost;
+    peers_addr addr;
+    bool known = peers_addr_from_sockaddr((const struct sockaddr *)&args->cli_addr, &addr);
+    const peers_addr *counted =
+        known && !operator_port && !peers_is_trusted(server->peers, &addr) ? &addr : NULL;
+    peers_verdict verdict = peers_admit(server->peers, counted, (int)args->accept_fd,
+                                        operator_port);
+    if (verdict == PEERS_ADMIT)
+        return 0;
+    count_refusal(server, verdict);
+    char who[PEERS_ADDR_TEXT] = "a socket";
+    if (known)
+        peers_addr_format(&addr, who, sizeof who);
+    log_refusal(server, who, peers_verdict_name(verdict), (int)args->accept_fd);
+    return 1;
+}
+
+/* LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED: a game-port socket starts counting against its
+ * peer (a trusted proxy's counts against nobody until its client is named). Without memory
+ * the socket goes uncounted rather than refused. */
+static void on_new_socket(net_server *server, struct lws *wsi)
+{
+    struct sockaddr_storage ss;
+    socklen_t ss_len = sizeof ss;
+    lws_sockfd_type fd = lws_get_socket_fd(wsi);
+    peers_addr addr;
+
+    if (lws_get_vhost(wsi) != server->game_vhost || fd < 0 ||
+        getpeername(fd, (struct sockaddr *)&ss, &ss_len) != 0 ||
+        !peers_addr_from_sockaddr((const struct sockaddr *)&ss, &addr))
+        return;
+    net_socket *sock = calloc(1, sizeof *sock);
+    if (!sock)
+        return;
+    sock->wsi = wsi;
+    sock->peer = addr;
+    sock->via_proxy = peers_is_trusted(server->peers, &addr);
+    if (!sock->via_proxy)
+        sock->entry = peers_add(server->peers, &addr);
+    peers_addr_format(&addr, sock->client, sizeof sock->client);
+    lws_set_opaque_user_data(wsi, sock);
+}
+
+/* LWS_CALLBACK_WSI_DESTROY: the socket is gone; so is its count. */
+static void forget_socket(net_server *server, struct lws *wsi)
+{
+    net_socket *sock = socket_of(wsi);
+    if (!sock)
+        return;
+    lws_set_opaque_user_data(wsi, NULL);
+    if (sock->entry)
+        peers_release(server->peers, sock->entry);
+    free(sock);
+}
+
+/* Through a trusted proxy, a WebSocket counts against the client the proxy names, or against
+ * the proxy itself when it names none (a proxy set up without X-Forwarded-For then shows as
+ * one address at its cap instead of an open door). */
+static peers_verdict admit_proxied(net_server *server, struct lws *wsi, net_socket *sock)
+{
+    char forwarded[NET_FORWARDED_CAP], real_ip[PEERS_ADDR_TEXT + 16];
+    bool has_forwarded =
+        lws_hdr_copy(wsi, forwarded, sizeof forwarded, WSI_TOKEN_X_FORWARDED_FOR) > 0;
+    bool has_real_ip = false;
+#if defined(LWS_WITH_HTTP_UNCOMMON_HEADERS)
+    has_real_ip = lws_hdr_copy(wsi, real_ip, sizeof real_ip, WSI_TOKEN_HTTP_X_REAL_IP) > 0;
+#endif
+    peers_addr client;
+    if (!peers_forwarded(server->peers, has_forwarded ? forwarded : NULL,
+                         has_real_ip ? real_ip : NULL, &client))
+        client = sock->peer;
+    peers_addr_format(&client, sock->client, sizeof sock->client);
+    peers_verdict verdict =
+        peers_admit(server->peers, &client, (int)lws_get_socket_fd(wsi), false);
+    if (verdict == PEERS_ADMIT)
+        sock->entry = peers_add(server->peers, &client);
+    return verdict;
+}
+
+/* The page asking for a WebSocket is the server's own (its origin is the Host it asked for,
+ * over http or https), one the operator allowed, or no browser at all (no Origin header:
+ * browsers always send one, our test clients and the load tool do not). */
+static bool origin_allowed(const net_server *server, struct lws *wsi)
+{
+    char origin[256], host[256], own[300];
+
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
+        return true;
+    if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) <= 0)
+        return false;
+    for (size_t i = 0; i < server->n_allowed_origins; i++)
+        if (strcasecmp(origin, server->allowed_origins[i]) == 0)
+            return true;
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
+        return false;
+    snprintf(own, sizeof own, "http://%s", host);
+    if (strcasecmp(origin, own) == 0)
+        return true;
+    snprintf(own, sizeof own, "https://%s", host);
+    return strcasecmp(origin, own) == 0;
+}
+
+/* Answers an upgrade with an HTTP status instead; the connection stays usable for HTTP. */
+static int refuse_upgrade(struct lws *wsi, unsigned status)
+{
+    return lws_return_http_status(wsi, status, NULL) ? -1 : 1;
+}
+
+/* LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: WebSockets only on the game port's /ws, not while
+ * stopping, only from an allowed origin, and through a proxy only within the client's cap. */
+static int confirm_upgrade(net_server *server, struct lws *wsi, const char *upgrade)
+{
+    char uri[64];
+
+    if (lws_get_vhost(wsi) != server->game_vhost || !upgrade ||
+        strcasecmp(upgrade, "websocket") != 0)
+        return refuse_upgrade(wsi, HTTP_STATUS_FORBIDDEN);
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 || strcmp(uri, NET_WS_PATH) != 0)
+        return refuse_upgrade(wsi, HTTP_STATUS_NOT_FOUND);
+    if (server->stopping)
+        return refuse_upgrade(wsi, HTTP_STATUS_SERVICE_UNAVAILABLE);
+    net_socket *sock = socket_of(wsi);
+    if (!origin_allowed(server, wsi)) {
+        server->metrics.refused_origin++;
+        log_refusal(server, sock ? sock->client : "a client", "origin",
+                    (int)lws_get_socket_fd(wsi));
+        return refuse_upgrade(wsi, HTTP_STATUS_FORBIDDEN);
+    }
+    if (sock && sock->via_proxy && !sock->entry) {
+        peers_verdict verdict = admit_proxied(server, wsi, sock);
+        if (verdict != PEERS_ADMIT) {
+            count_refusal(server, verdict);
+            log_refusal(server, sock->client, peers_verdict_name(verdict),
+                        (int)lws_get_socket_fd(wsi));
+            return refuse_upgrade(wsi, 429); /* Too Many Requests */
+        }
+    }
+    return 0;
+}
+
+/* LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION, just before the upgrade: the path and the port
+ * once more (confirm_upgrade has answered what it refused; this only hangs up). */
 static int filter_ws_upgrade(net_server *server, struct lws *wsi)
 {
     char uri[64];
 
-    if (server->stopping)
+    if (server->stopping || lws_get_vhost(wsi) != server->game_vhost)
         return 1;
     if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
         return 1;
     return strcmp(uri, NET_WS_PATH) == 0 ? 0 : 1;
 }
 
-/* Closes an accepted socket at once when few descriptors are left, so that the database and
- * log files can still be opened and accept() never spins on EMFILE. */
-static int filter_new_socket(net_server *server, int fd)
-{
-    if (fd < server->fd_limit - NET_FD_RESERVE)
-        return 0;
-    server->metrics.connections_refused++;
-    log_warn("net: refusing a connection: %d of %d file descriptors in use", fd,
-             server->fd_limit);
-    return 1;
-}
-
-/* ---- 3. HTTP ----------------------------------------------------------------------------- */
+/* ---- 4. HTTP ----------------------------------------------------------------------------- */
 
 static void free_http_body(net_session *session)
 {
@@ -555,7 +787,8 @@ static int serve_metrics(net_server *server, struct lws *wsi, net_session *sessi
     char *text = (char *)body + LWS_PRE;
     size_t len = 0;
     text[0] = '\0';
-    metrics_write(&server->metrics, server->conn_count, text, NET_METRICS_CAP, &len);
+    metrics_write(&server->metrics, server->conn_count, peers_address_count(server->peers), text,
+                  NET_METRICS_CAP, &len);
     if (server->handlers.write_metrics)
         server->handlers.write_metrics(server->handlers.ctx, text, NET_METRICS_CAP, &len);
     if (len > NET_METRICS_CAP)
@@ -564,29 +797,79 @@ static int serve_metrics(net_server *server, struct lws *wsi, net_session *sessi
                       body, len);
 }
 
-/* LWS_CALLBACK_HTTP reaches us for the /healthz and /metrics mounts and for any path the file
- * mount could not serve. */
+static int http_status(struct lws *wsi, unsigned status)
+{
+    if (lws_return_http_status(wsi, status, NULL))
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/*
+ * Finds the file a path asks for: the web root plus the path (plus index.html after a '/'),
+ * with every symbolic link and ".." resolved by realpath(), must be a regular file inside the
+ * web root's own real path. Whatever lws did to the path before, this is the check that counts.
+ */
+static bool find_static_file(const net_server *server, const char *uri, char *out, size_t cap)
+{
+    char joined[PATH_MAX + 16];
+    size_t uri_len = strlen(uri);
+
+    if (uri_len == 0 || uri[0] != '/')
+        return false;
+    int n = snprintf(joined, sizeof joined, "%s%s%s", server->web_root, uri,
+                     uri[uri_len - 1] == '/' ? "index.html" : "");
+    if (n < 0 || (size_t)n >= sizeof joined)
+        return false;
+    char real[PATH_MAX];
+    if (!realpath(joined, real))
+        return false;
+    size_t root_len = strlen(server->web_root);
+    if (strncmp(real, server->web_root, root_len) != 0 || real[root_len] != '/')
+        return false;
+    struct stat st;
+    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    if (strlen(real) >= cap)
+        return false;
+    memcpy(out, real, strlen(real) + 1);
+    return true;
+}
+
+static int serve_static(net_server *server, struct lws *wsi, const char *uri)
+{
+    char path[PATH_MAX];
+
+    if (!find_static_file(server, uri, path, sizeof path))
+        return http_status(wsi, HTTP_STATUS_NOT_FOUND);
+    const char *type = lws_get_mimetype(path, &server->mime_mount);
+    int n = lws_serve_http_file(wsi, path, type ? type : "application/octet-stream", NULL, 0);
+    if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
+        return -1;
+    return 0;
+}
+
+/* LWS_CALLBACK_HTTP: every request that is not a WebSocket upgrade. The game port serves
+ * /healthz and the static files; the operator's port /metrics and /healthz. */
 static int on_http_request(net_server *server, struct lws *wsi, net_session *session)
 {
-    char uri[256];
+    char uri[1024];
 
-    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0) {
-        /* not a GET (or an absurd path): nothing here accepts other methods */
-        if (lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL))
-            return -1;
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
-    }
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
+        return http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED); /* only GET, here */
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
+        return http_status(wsi, HTTP_STATUS_NOT_FOUND); /* no path that long is ours */
+    bool operator_port = lws_get_vhost(wsi) == server->metrics_vhost;
     if (strcmp(uri, "/healthz") == 0) {
         server->metrics.http_requests++;
         return serve_healthz(wsi, session);
     }
-    if (strcmp(uri, "/metrics") == 0) {
+    if (operator_port && strcmp(uri, "/metrics") == 0) {
         server->metrics.http_requests++;
         return serve_metrics(server, wsi, session);
     }
-    if (lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL))
-        return -1;
-    return lws_http_transaction_completed(wsi) ? -1 : 0;
+    if (operator_port)
+        return http_status(wsi, HTTP_STATUS_NOT_FOUND);
+    return serve_static(server, wsi, uri);
 }
 
 static int on_http_writeable(struct lws *wsi, net_session *session)
@@ -603,7 +886,7 @@ static int on_http_writeable(struct lws *wsi, net_session *session)
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
-/* ---- 4. the lws callback ----------------------------------------------------------------- */
+/* ---- 5. the lws callback ----------------------------------------------------------------- */
 
 static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                         size_t len)
@@ -612,8 +895,13 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
     net_session *session = user; /* only for the reasons that pass per-session data */
 
     switch (reason) {
-    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: /* user is lws's filter args, in the fd */
-        return filter_new_socket(server, (int)(intptr_t)in);
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: /* wsi is the listener, user lws's args */
+        return filter_new_socket(server, wsi, user);
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+        on_new_socket(server, wsi);
+        return 0;
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        return confirm_upgrade(server, wsi, in);
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return filter_ws_upgrade(server, wsi);
     case LWS_CALLBACK_ESTABLISHED:
@@ -654,15 +942,16 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
             free_http_body(session);
             on_ws_closed(&session->conn);
         }
+        forget_socket(server, wsi);
         return 0;
     default:
         break;
     }
-    /* File-mount completion, keep-alive bookkeeping and the like. */
+    /* File completion, keep-alive bookkeeping and the like. */
     return lws_callback_http_dummy(wsi, reason, user, in, len);
 }
 
-/* ---- 5. timers --------------------------------------------------------------------------- */
+/* ---- 6. timers --------------------------------------------------------------------------- */
 
 /* A periodic timer that fires late measures how long the loop was busy elsewhere. */
 static void on_lag_timer(uv_timer_t *timer)
@@ -680,7 +969,8 @@ static void on_lag_timer(uv_timer_t *timer)
 }
 
 /* Pings connections that have been quiet for ping_ms, drops those quiet for hangup_ms and
- * those whose net_close has outlived its deadline. */
+ * those whose net_close has outlived its deadline, and closes those still anonymous after
+ * hello_ms: answering pings is not enough to hold a descriptor. */
 static void on_keepalive_timer(uv_timer_t *timer)
 {
     net_server *server = timer->data;
@@ -693,6 +983,12 @@ static void on_keepalive_timer(uv_timer_t *timer)
         if (conn->closing) {
             if (conn->close_deadline_ms && now >= conn->close_deadline_ms)
                 drop_connection(conn, "close did not complete in time");
+            continue;
+        }
+        if (!conn->identified && now - conn->opened_ms >= server->hello_ms) {
+            server->metrics.hello_timeouts++;
+            log_debug("net: closing %s: no hello in time", conn->peer);
+            begin_close(conn, LWS_CLOSE_STATUS_POLICY_VIOLATION, "say hello first", true);
             continue;
         }
         uint64_t quiet = now - conn->last_heard_ms;
@@ -727,7 +1023,7 @@ static void start_teardown_soon(net_server *server)
         uv_timer_start(&server->drain_timer, on_drain_timer, 0, 0);
 }
 
-/* ---- 6. start, stop, destroy ------------------------------------------------------------- */
+/* ---- 7. start, stop, destroy ------------------------------------------------------------- */
 
 /*
  * Chooses what lws binds to. lws takes an IP literal or an interface name, and uses an IPv6
@@ -801,18 +1097,7 @@ static void setup_mimetypes(net_server *server)
     }
 }
 
-static void setup_mount(struct lws_http_mount *mount, const struct lws_http_mount *next,
-                        const char *mountpoint, const char *origin, unsigned char kind)
-{
-    memset(mount, 0, sizeof *mount);
-    mount->mount_next = next;
-    mount->mountpoint = mountpoint;
-    mount->mountpoint_len = (unsigned char)strlen(mountpoint);
-    mount->origin = origin;
-    mount->origin_protocol = kind;
-}
-
-/* Fills the lws tables kept in the server: protocol, mounts, mimetypes, headers, policy. */
+/* Fills the lws tables kept in the server: protocol, mimetypes, headers, policy. */
 static void setup_lws_tables(net_server *server)
 {
     server->protocols[0] = (struct lws_protocols){
@@ -826,23 +1111,29 @@ static void setup_lws_tables(net_server *server)
     memset(&server->protocols[1], 0, sizeof server->protocols[1]);
 
     setup_mimetypes(server);
-    setup_mount(&server->mounts[2], NULL, "/", server->web_root, LWSMPRO_FILE);
-    server->mounts[2].def = "index.html";
-    server->mounts[2].extra_mimetypes = &server->mimetypes[0];
-    setup_mount(&server->mounts[1], &server->mounts[2], "/metrics", NET_PROTOCOL_NAME,
-                LWSMPRO_CALLBACK);
-    setup_mount(&server->mounts[0], &server->mounts[1], "/healthz", NET_PROTOCOL_NAME,
-                LWSMPRO_CALLBACK);
+    memset(&server->mime_mount, 0, sizeof server->mime_mount);
+    server->mime_mount.extra_mimetypes = &server->mimetypes[0];
 
-    server->extra_headers[0] = (struct lws_protocol_vhost_options){
-        .next = &server->extra_headers[1],
-        .name = "x-content-type-options:",
-        .value = "nosniff",
+    /* On every HTTP answer of both ports (lws adds a vhost's headers to each status line). The
+     * policy is the web client's: its own scripts, styles and images (data: images for
+     * generated ones), WebSockets to any host (ws: and wss:, as 'self' does not cover them in
+     * every browser), and never inside a frame. */
+    static const char *const headers[][2] = {
+        {"content-security-policy:",
+         "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+         "style-src 'self'; frame-ancestors 'none'"},
+        {"x-content-type-options:", "nosniff"},
+        {"referrer-policy:", "no-referrer"},
     };
-    server->extra_headers[1] = (struct lws_protocol_vhost_options){
-        .name = "referrer-policy:",
-        .value = "same-origin",
-    };
+    enum { COUNT = sizeof headers / sizeof headers[0] };
+    _Static_assert(COUNT == sizeof server->extra_headers / sizeof server->extra_headers[0],
+                   "one option per header");
+    for (size_t i = 0; i < COUNT; i++)
+        server->extra_headers[i] = (struct lws_protocol_vhost_options){
+            .next = i + 1 < COUNT ? &server->extra_headers[i + 1] : NULL,
+            .name = headers[i][0],
+            .value = headers[i][1],
+        };
 
     /* All zero: no lws validity pings (see the note at the top of the file). */
     memset(&server->idle_policy, 0, sizeof server->idle_policy);
@@ -871,6 +1162,14 @@ static void abandon_failed_context(net_server *server)
     server->context = NULL;
 }
 
+/* A context that did start but will not serve (its second vhost failed): both teardown steps,
+ * with the loop turned in between as above. */
+static void destroy_unused_context(net_server *server)
+{
+    lws_context_destroy(server->context);
+    abandon_failed_context(server);
+}
+
 static bool create_context(net_server *server, const net_config *config)
 {
     bool ipv6 = false;
@@ -886,7 +1185,6 @@ static bool create_context(net_server *server, const net_config *config)
     info.port = config->port;
     info.iface = server->iface[0] ? server->iface : NULL;
     info.protocols = server->protocols;
-    info.mounts = &server->mounts[0];
     info.headers = &server->extra_headers[0];
     info.retry_and_idle_policy = &server->idle_policy;
     info.vhost_name = NET_PROTOCOL_NAME;
@@ -896,17 +1194,47 @@ static bool create_context(net_server *server, const net_config *config)
     server->context = lws_create_context(&info);
     if (!server->context)
         return false;
-    struct lws_vhost *vhost = lws_get_vhost_by_name(server->context, NET_PROTOCOL_NAME);
-    server->port = vhost ? lws_get_vhost_listen_port(vhost) : -1;
+    server->game_vhost = lws_get_vhost_by_name(server->context, NET_PROTOCOL_NAME);
+    server->port = server->game_vhost ? lws_get_vhost_listen_port(server->game_vhost) : -1;
     if (server->port > 0)
         return true;
     abandon_failed_context(server);
     return false;
 }
 
+/* The operator's port: a second vhost on the same context, with the same callback. */
+static bool create_metrics_vhost(net_server *server, const net_config *config)
+{
+    const char *bind = config->metrics_bind && config->metrics_bind[0] ? config->metrics_bind
+                                                                       : "127.0.0.1";
+    bool ipv6 = false;
+    resolve_bind(bind, server->metrics_iface, sizeof server->metrics_iface, &ipv6);
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.options = LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
+    if (!ipv6)
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.port = config->metrics_port;
+    info.iface = server->metrics_iface[0] ? server->metrics_iface : NULL;
+    info.protocols = server->protocols;
+    info.headers = &server->extra_headers[0];
+    info.retry_and_idle_policy = &server->idle_policy;
+    info.vhost_name = NET_METRICS_VHOST;
+
+    server->metrics_vhost = lws_create_vhost(server->context, &info);
+    server->metrics_port =
+        server->metrics_vhost ? lws_get_vhost_listen_port(server->metrics_vhost) : -1;
+    if (server->metrics_port > 0)
+        return true;
+    log_error("net: cannot listen on %s port %d (the operator's port; --metrics-port 0 for "
+              "none)", bind, config->metrics_port);
+    return false;
+}
+
 static void start_timers(net_server *server)
 {
-    uint64_t sweep_ms = server->ping_ms / 4;
+    uint64_t sweep_ms = (server->ping_ms < server->hello_ms ? server->ping_ms : server->hello_ms) / 4;
     if (sweep_ms < 250)
         sweep_ms = 250;
 
@@ -924,6 +1252,48 @@ static void start_timers(net_server *server)
     server->drain_timer.data = server;
 }
 
+/* Frees what net_start allocated besides the lws context. */
+static void free_server(net_server *server)
+{
+    for (size_t i = 0; i < server->n_allowed_origins; i++)
+        free(server->allowed_origins[i]);
+    free(server->allowed_origins);
+    peers_destroy(server->peers);
+    free(server);
+}
+
+/* The policy's parts that are not lws's: the web root's real path, the admission rule and
+ * the allowed origins. */
+static bool setup_policy(net_server *server, const net_config *config)
+{
+    if (!realpath(config->web_root, server->web_root)) {
+        log_error("net: web root '%s' cannot be resolved", config->web_root);
+        return false;
+    }
+    char error[128];
+    const peers_config peers_cfg = {.max_per_address = config->max_per_address,
+                                    .fd_limit = current_fd_limit(),
+                                    .trusted_proxies = config->trusted_proxies,
+                                    .n_trusted_proxies = config->n_trusted_proxies};
+    server->peers = peers_create(&peers_cfg, error, sizeof error);
+    if (!server->peers) {
+        log_error("net: %s", error);
+        return false;
+    }
+    if (config->n_allowed_origins) {
+        server->allowed_origins = calloc(config->n_allowed_origins, sizeof(char *));
+        if (!server->allowed_origins)
+            return false;
+    }
+    for (size_t i = 0; i < config->n_allowed_origins; i++) {
+        server->allowed_origins[i] = strdup(config->allowed_origins[i]);
+        if (!server->allowed_origins[i])
+            return false;
+        server->n_allowed_origins++;
+    }
+    return true;
+}
+
 net_server *net_start(uv_loop_t *loop, const net_config *config, const net_handlers *handlers)
 {
     struct stat st;
@@ -936,19 +1306,19 @@ net_server *net_start(uv_loop_t *loop, const net_config *config, const net_handl
     net_server *server = calloc(1, sizeof *server);
     if (!server)
         return NULL;
-    if (snprintf(server->web_root, sizeof server->web_root, "%s", config->web_root) >=
-        (int)sizeof server->web_root) {
-        log_error("net: web root path is too long");
-        free(server);
-        return NULL;
-    }
     server->loop = loop;
     server->handlers = *handlers;
     metrics_init(&server->metrics);
-    server->fd_limit = current_fd_limit();
     int ping_seconds = config->ping_seconds > 0 ? config->ping_seconds : NET_DEFAULT_PING_SECONDS;
+    int hello_seconds =
+        config->hello_seconds > 0 ? config->hello_seconds : NET_DEFAULT_HELLO_SECONDS;
     server->ping_ms = (uint64_t)ping_seconds * 1000u;
     server->hangup_ms = server->ping_ms * 2;
+    server->hello_ms = (uint64_t)hello_seconds * 1000u;
+    if (!setup_policy(server, config)) {
+        free_server(server);
+        return NULL;
+    }
     setup_lws_tables(server);
 
     if (!create_context(server, config)) {
@@ -956,7 +1326,12 @@ net_server *net_start(uv_loop_t *loop, const net_config *config, const net_handl
                   config->bind_address && config->bind_address[0] ? config->bind_address
                                                                    : "0.0.0.0",
                   config->port);
-        free(server);
+        free_server(server);
+        return NULL;
+    }
+    if (config->metrics_port != NET_METRICS_OFF && !create_metrics_vhost(server, config)) {
+        destroy_unused_context(server);
+        free_server(server);
         return NULL;
     }
     start_timers(server);
@@ -1001,5 +1376,5 @@ void net_destroy(net_server *server)
     /* Step two: frees the context now that the loop has closed lws's handles. */
     lws_context_destroy(server->context);
     server->context = NULL;
-    free(server);
+    free_server(server);
 }

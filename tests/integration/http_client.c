@@ -5,12 +5,14 @@
 
 #include <errno.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,7 +23,20 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int connect_to(const char *host, int port)
+/* Binds fd to source (an address of the same family as the destination) before connecting. */
+static bool bind_source(int fd, int family, const char *source)
+{
+    struct addrinfo hints = {.ai_family = family, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_NUMERICHOST};
+    struct addrinfo *found = NULL;
+    if (getaddrinfo(source, "0", &hints, &found) != 0)
+        return false;
+    bool ok = bind(fd, found->ai_addr, found->ai_addrlen) == 0;
+    freeaddrinfo(found);
+    return ok;
+}
+
+int http_connect_tcp(const char *host, int port, const char *source_address, int timeout_ms)
 {
     char service[16];
     snprintf(service, sizeof service, "%d", port);
@@ -32,7 +47,12 @@ static int connect_to(const char *host, int port)
     int fd = -1;
     for (struct addrinfo *ai = found; ai && fd < 0; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-        if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+        if (fd < 0)
+            continue;
+        struct timeval tv = {.tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000};
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+        if ((source_address && !bind_source(fd, ai->ai_family, source_address)) ||
+            connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
             close(fd);
             fd = -1;
         }
@@ -77,15 +97,21 @@ static bool read_all(int fd, long long deadline, char **data, size_t *len)
 bool http_get(const char *host, int port, const char *raw_path, int timeout_ms,
               http_response *response)
 {
+    return http_get_with(host, port, raw_path, NULL, timeout_ms, response);
+}
+
+bool http_get_with(const char *host, int port, const char *raw_path,
+                   const http_options *options, int timeout_ms, http_response *response)
+{
     memset(response, 0, sizeof *response);
-    int fd = connect_to(host, port);
+    int fd = http_connect_tcp(host, port, options ? options->source_address : NULL, timeout_ms);
     if (fd < 0)
         return false;
 
-    char request[2048];
+    char request[4096];
     int n = snprintf(request, sizeof request,
-                     "GET %s HTTP/1.1\r\nHost: %s:%d\r\nConnection: close\r\n\r\n", raw_path,
-                     host, port);
+                     "GET %s HTTP/1.1\r\nHost: %s:%d\r\n%sConnection: close\r\n\r\n", raw_path,
+                     host, port, options && options->headers ? options->headers : "");
     bool ok = n > 0 && (size_t)n < sizeof request &&
               send(fd, request, (size_t)n, MSG_NOSIGNAL) == (ssize_t)n;
     char *data = NULL;

@@ -20,6 +20,19 @@ typedef struct http_response {
 bool http_get(const char *host, int port, const char *raw_path, int timeout_ms,
               http_response *response);
 
+typedef struct http_options {
+    const char *source_address; /* connect from this local address (NULL: any) */
+    const char *headers;        /* more header lines, each ending in "\r\n" (NULL: none) */
+} http_options;
+
+/* http_get with options (options may be NULL). */
+bool http_get_with(const char *host, int port, const char *raw_path,
+                   const http_options *options, int timeout_ms, http_response *response);
+
+/* Opens a TCP connection to host:port, from source_address if not NULL; -1 on failure. Shared
+ * with ws_client. */
+int http_connect_tcp(const char *host, int port, const char *source_address, int timeout_ms);
+
 /* Copies a header's value (name without the colon, case-insensitive); false if absent. */
 bool http_header(const http_response *response, const char *name, char *out, size_t cap);
 

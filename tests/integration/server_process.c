@@ -3,13 +3,16 @@
  */
 #include "server_process.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,10 +50,25 @@ char *server_process_log(const server_process *server)
     return text;
 }
 
+/* The port of "metrics on http://HOST:PORT/metrics" in the log; 0 if there is none. */
+static int find_metrics_port(const char *log)
+{
+    const char *marker = log ? strstr(log, "metrics on http://") : NULL;
+    if (!marker)
+        return 0;
+    const char *end = strstr(marker, "/metrics");
+    const char *colon = NULL;
+    for (const char *c = marker + strlen("metrics on http://"); end && c < end; c++)
+        if (*c == ':')
+            colon = c;
+    return colon ? atoi(colon + 1) : 0;
+}
+
 /* Parses "listening on http://HOST:PORT" out of the log; true once it is there. */
 static bool find_listen_line(server_process *server)
 {
     char *log = server_process_log(server);
+    server->metrics_port = find_metrics_port(log);
     const char *marker = log ? strstr(log, "listening on http://") : NULL;
     bool found = false;
     if (marker) {
@@ -72,15 +90,33 @@ static bool find_listen_line(server_process *server)
     return found;
 }
 
-static bool has_db_flag(const char *const extra_args[])
+static bool has_flag(const char *const extra_args[], const char *flag)
 {
+    size_t len = strlen(flag);
     for (int i = 0; extra_args && extra_args[i]; i++)
-        if (strcmp(extra_args[i], "--db") == 0)
+        if (strncmp(extra_args[i], flag, len) == 0 &&
+            (extra_args[i][len] == '\0' || extra_args[i][len] == '='))
             return true;
     return false;
 }
 
-static void exec_server(const char *binary, const char *const extra_args[], const char *log_path, const char *db_path)
+/* A port nobody listens on right now (the kernel's pick for a socket bound to port 0). */
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof addr;
+    int port = 0;
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof addr) == 0 &&
+        getsockname(fd, (struct sockaddr *)&addr, &len) == 0)
+        port = ntohs(addr.sin_port);
+    if (fd >= 0)
+        close(fd);
+    return port;
+}
+
+static void exec_server(const char *binary, const char *const extra_args[], const char *log_path,
+                        const char *db_path, int metrics_port)
 {
     const char *argv[64];
     int argc = 0;
@@ -92,6 +128,12 @@ static void exec_server(const char *binary, const char *const extra_args[], cons
     if (db_path[0]) {
         argv[argc++] = "--db";
         argv[argc++] = db_path;
+    }
+    char metrics_text[16];
+    if (metrics_port > 0) {
+        snprintf(metrics_text, sizeof metrics_text, "%d", metrics_port);
+        argv[argc++] = "--metrics-port";
+        argv[argc++] = metrics_text;
     }
     for (int i = 0; extra_args && extra_args[i] && argc < 62; i++)
         argv[argc++] = extra_args[i];
@@ -108,27 +150,18 @@ static void exec_server(const char *binary, const char *const extra_args[], cons
     _exit(127);
 }
 
-bool server_process_start(server_process *server, const char *binary,
-                          const char *const extra_args[], int timeout_ms)
+/* One try: forks the server and waits for its listen line. */
+static bool start_once(server_process *server, const char *binary, const char *const extra_args[],
+                       int metrics_port, int timeout_ms)
 {
-    memset(server, 0, sizeof *server);
-    snprintf(server->log_path, sizeof server->log_path, "/tmp/teahouse-test-XXXXXX");
-    int fd = mkstemp(server->log_path);
-    if (fd < 0)
-        return false;
-    close(fd);
-    if (!has_db_flag(extra_args)) { /* a database of its own, so tests never share one */
-        snprintf(server->db_dir, sizeof server->db_dir, "/tmp/teahouse-db-XXXXXX");
-        if (mkdtemp(server->db_dir) == NULL)
-            return false;
-        snprintf(server->db_path, sizeof server->db_path, "%s/teahouse.db", server->db_dir);
-    }
-
+    int fd = open(server->log_path, O_WRONLY | O_TRUNC);
+    if (fd >= 0)
+        close(fd);
     pid_t pid = fork();
     if (pid < 0)
         return false;
     if (pid == 0)
-        exec_server(binary, extra_args, server->log_path, server->db_path);
+        exec_server(binary, extra_args, server->log_path, server->db_path, metrics_port);
     server->pid = pid;
 
     for (int waited = 0; waited < timeout_ms; waited += 10) {
@@ -141,9 +174,44 @@ bool server_process_start(server_process *server, const char *binary,
         }
         sleep_ms(10);
     }
-    char *log = server_process_log(server);
-    fprintf(stderr, "server did not start; its log:\n%s\n", log ? log : "");
-    free(log);
+    return false;
+}
+
+bool server_process_start(server_process *server, const char *binary,
+                          const char *const extra_args[], int timeout_ms)
+{
+    memset(server, 0, sizeof *server);
+    snprintf(server->log_path, sizeof server->log_path, "/tmp/teahouse-test-XXXXXX");
+    int fd = mkstemp(server->log_path);
+    if (fd < 0)
+        return false;
+    close(fd);
+    if (!has_flag(extra_args, "--db")) { /* a database of its own, so tests never share one */
+        snprintf(server->db_dir, sizeof server->db_dir, "/tmp/teahouse-db-XXXXXX");
+        if (mkdtemp(server->db_dir) == NULL)
+            return false;
+        snprintf(server->db_path, sizeof server->db_path, "%s/teahouse.db", server->db_dir);
+    }
+
+    bool own_metrics_port = !has_flag(extra_args, "--metrics-port");
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if (start_once(server, binary, extra_args, own_metrics_port ? free_port() : 0,
+                       timeout_ms))
+            return true;
+        char *log = server_process_log(server);
+        /* another process took the free port between our look and the server's bind */
+        bool port_taken = own_metrics_port && log && strstr(log, "the operator's port");
+        if (!port_taken || attempt == 2)
+            fprintf(stderr, "server did not start; its log:\n%s\n", log ? log : "");
+        free(log);
+        if (server->pid) {
+            kill(server->pid, SIGKILL);
+            waitpid(server->pid, NULL, 0);
+            server->pid = 0;
+        }
+        if (!port_taken)
+            break;
+    }
     return false;
 }
 

@@ -4,8 +4,10 @@
  * The server is started with --port 0 --bind 127.0.0.1 (plus the test's own flags), with a
  * fresh database in a temporary directory unless the test gives --db, and its stderr goes to a
  * temporary log file; the port is read from the "listening on http://HOST:PORT"
- * line it logs. The child dies with the test process (PR_SET_PDEATHSIG), so a failing test
- * never leaves a server behind.
+ * line it logs. Unless the test gives --metrics-port, the operator's port (/metrics) is a free
+ * one found here (tried again with another should it be taken meanwhile) and read from the
+ * "metrics on" line. The child dies with the test process (PR_SET_PDEATHSIG), so a failing
+ * test never leaves a server behind.
  */
 #ifndef SERVER_PROCESS_H
 #define SERVER_PROCESS_H
@@ -16,6 +18,7 @@
 typedef struct server_process {
     pid_t pid;        /* 0 once reaped */
     int port;
+    int metrics_port; /* the operator's port, for /metrics (0: none) */
     char host[64];
     char log_path[64];
     char db_dir[64];   /* the temporary directory of its database, unless the test gave --db */

@@ -1,7 +1,9 @@
 /*
  * Integration tests of the network layer against the real teahouse binary: static files,
- * /healthz, /metrics, WebSocket messages and their limits, keepalive, slow readers, shutdown
- * and the command line. Each test starts its own server on a free port.
+ * /healthz, /metrics, WebSocket messages and their limits, keepalive, slow readers, shutdown,
+ * the command line, and hostile clients (connections held without a hello, one address or many
+ * filling the descriptors, spoofed proxy headers, foreign origins, symbolic links out of the
+ * web root, text that is not UTF-8). Each test starts its own server on a free port.
  *
  * Behind the network layer runs the real lobby, so a test learns that a message got through
  * from the lobby's answer to it (protocol/PROTOCOL.md): a ping with an id comes back as a pong
@@ -15,12 +17,14 @@
  * error codes, close codes), never from the server's own source.
  */
 #include <check.h>
+#include <errno.h>
 #include <jansson.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -33,6 +37,10 @@
 
 #define TIMEOUT_MS 5000
 #define MAX_MESSAGE 16384 /* NET_MAX_MESSAGE: the largest text message the server accepts */
+
+/* What net.h promises on every HTTP answer. */
+#define CSP "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; " \
+            "style-src 'self'; frame-ancestors 'none'"
 
 static const char *teahouse_binary;
 static const char *repo_web_root;
@@ -147,7 +155,7 @@ static ws_client *connect_ws(const server_process *server)
 static double metric(const server_process *server, const char *sample)
 {
     http_response response;
-    ck_assert(http_get(server->host, server->port, "/metrics", TIMEOUT_MS, &response));
+    ck_assert(http_get(server->host, server->metrics_port, "/metrics", TIMEOUT_MS, &response));
     ck_assert_int_eq(response.status, 200);
     double value = -1;
     size_t len = strlen(sample);
@@ -466,7 +474,7 @@ START_TEST(test_metrics_counts_open_websockets)
 
     http_response response;
     char type[128];
-    ck_assert(http_get(server.host, server.port, "/metrics", TIMEOUT_MS, &response));
+    ck_assert(http_get(server.host, server.metrics_port, "/metrics", TIMEOUT_MS, &response));
     ck_assert_int_eq(response.status, 200);
     ck_assert(http_header(&response, "content-type", type, sizeof type));
     ck_assert_msg(strncmp(type, "text/plain", 10) == 0, "content-type %s", type);
@@ -953,9 +961,12 @@ END_TEST
 
 START_TEST(test_help_lists_every_flag_and_exits_0)
 {
-    static const char *const flags[] = {"--port",         "--bind",         "--web-root",
-                                        "--db",           "--log-level",    "--turn-seconds",
-                                        "--reconnect-seconds", "--help",    "--version"};
+    static const char *const flags[] = {
+        "--port",          "--bind",         "--web-root",     "--db",
+        "--log-level",     "--turn-seconds", "--reconnect-seconds",
+        "--hello-seconds", "--max-connections-per-address",   "--trusted-proxy",
+        "--allow-origin",  "--metrics-bind", "--metrics-port", "--help",
+        "--version"};
     char output[8192];
     const char *args[] = {"--help", NULL};
     int status = run_binary(args, output, sizeof output);
@@ -964,8 +975,13 @@ START_TEST(test_help_lists_every_flag_and_exits_0)
         ck_assert_msg(strstr(output, flags[i]) != NULL, "--help does not mention %s", flags[i]);
     /* the defaults the brief asks for */
     ck_assert(strstr(output, "8080") != NULL);
-    ck_assert(strstr(output, "0.0.0.0") != NULL);
+    ck_assert(strstr(output, "0.0.0.0") != NULL); /* how to let other machines in */
     ck_assert(strstr(output, "teahouse.db") != NULL);
+    /* this machine only, unless told otherwise; the operator's port likewise */
+    ck_assert(strstr(output, "other machines in (default: 127.0.0.1)") != NULL);
+    ck_assert(strstr(output, "(/metrics and /healthz) (default: 127.0.0.1)") != NULL);
+    ck_assert(strstr(output, "(0 = none) (default: 9090)") != NULL);
+    ck_assert(strstr(output, "(0 = no cap) (default: 64)") != NULL);
 }
 END_TEST
 
@@ -995,6 +1011,13 @@ START_TEST(test_bad_flags_exit_2_with_a_message)
         {"--web-root", "", NULL},
         {"stray-argument", NULL},
         {"--help=yes", NULL},
+        {"--hello-seconds", "0", NULL},
+        {"--max-connections-per-address", "-1", NULL},
+        {"--trusted-proxy", "proxy.example", NULL},
+        {"--trusted-proxy", "127.0.0.1,", NULL},
+        {"--allow-origin", "evil.example", NULL},
+        {"--allow-origin", "https://teahouse.example/", NULL},
+        {"--metrics-port", "65536", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char output[2048];
@@ -1031,6 +1054,486 @@ START_TEST(test_port_in_use_exits_1)
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status 0x%x: %s", status,
                   output);
     ck_assert_msg(strstr(output, "cannot listen") != NULL, "output: %s", output);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+/* ---- hostile clients: holding connections ----------------------------------------------- */
+
+/* A WebSocket to /ws from source (NULL: any local address) with more handshake headers (NULL:
+ * none); NULL if the server refused it, with the reason in error. */
+static ws_client *try_ws(const server_process *server, const char *source, const char *headers,
+                         char *error, size_t error_cap)
+{
+    const ws_client_options options = {.source_address = source, .headers = headers};
+    return ws_client_connect_with(server->host, server->port, "/ws", &options, TIMEOUT_MS, error,
+                                  error_cap);
+}
+
+static ws_client *must_ws(const server_process *server, const char *source, const char *headers)
+{
+    char error[256];
+    ws_client *client = try_ws(server, source, headers, error, sizeof error);
+    ck_assert_msg(client != NULL, "websocket from %s refused: %s", source ? source : "here",
+                  error);
+    return client;
+}
+
+static void must_refuse_ws(const server_process *server, const char *source, const char *headers,
+                           const char *why)
+{
+    char error[256];
+    ws_client *client = try_ws(server, source, headers, error, sizeof error);
+    ck_assert_msg(client == NULL, "websocket from %s with [%s] was accepted", source ? source : "here",
+                  headers ? headers : "");
+    if (why)
+        ck_assert_msg(strstr(error, why) != NULL, "refused, but '%s', not %s", error, why);
+}
+
+/* GET /healthz on the game port from source: true if it answered 200 ok. */
+static bool healthy_from(const server_process *server, const char *source)
+{
+    const http_options options = {.source_address = source};
+    http_response response;
+    bool ok = http_get_with(server->host, server->port, "/healthz", &options, TIMEOUT_MS,
+                            &response) &&
+              response.status == 200 && strcmp(response.body, "ok") == 0;
+    http_response_free(&response);
+    return ok;
+}
+
+/* Reads from a client for ms (answering pings), expecting nothing else. */
+static void keep_listening(ws_client *client, int ms)
+{
+    long long deadline = now_ms() + ms;
+    while (now_ms() < deadline)
+        expect_silence(client, 100);
+}
+
+START_TEST(test_websocket_that_never_says_hello_is_closed_after_hello_seconds)
+{
+    /* pings every second, which the anonymous client answers: answering is not enough */
+    static const char *const args[] = {"--hello-seconds", "1", "--ping-seconds", "1", NULL};
+    server_process server;
+    start_server(&server, repo_web_root, args);
+    long long opened = now_ms();
+    ws_client *anonymous = connect_ws(&server);
+    ws_client *player = connect_ws(&server);
+    say_hello(player, "Ah Ma");
+
+    ws_message message;
+    ws_client_result result = ws_client_recv(anonymous, &message, 5000);
+    long long took = now_ms() - opened;
+    ck_assert_msg(result == WS_CLIENT_CLOSED, "not closed without a hello (result %d)", result);
+    ck_assert_uint_eq(ws_client_close_code(anonymous), 1008); /* policy violation */
+    ck_assert_msg(took >= 900 && took < 3000, "closed after %lld ms", took);
+    ws_client_abort(anonymous);
+
+    /* who said hello stays, well past the deadline */
+    keep_listening(player, 2500);
+    expect_served(player, 1);
+    ck_assert(metric(&server, "teahouse_ws_dropped_total{reason=\"hello_timeout\"}") == 1);
+    ck_assert(metric(&server, "teahouse_ws_connections") == 1);
+    ck_assert_int_eq(ws_client_close(player, 1000, TIMEOUT_MS), WS_CLIENT_OK);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+START_TEST(test_one_address_holds_at_most_its_cap_and_others_still_get_in)
+{
+    static const char *const args[] = {"--max-connections-per-address", "8", "--hello-seconds",
+                                        "60", NULL};
+    server_process server;
+    start_server(&server, repo_web_root, args);
+    ws_client *held[8];
+    for (int i = 0; i < 8; i++)
+        held[i] = must_ws(&server, "127.0.0.1", NULL);
+
+    /* a ninth socket from that address is closed as soon as it is accepted, HTTP or not */
+    must_refuse_ws(&server, "127.0.0.1", NULL, NULL);
+    ck_assert(!healthy_from(&server, "127.0.0.1"));
+    /* another address does not notice */
+    ws_client *other = must_ws(&server, "127.0.0.2", NULL);
+    say_hello(other, "Other");
+    expect_served(other, 1);
+    ck_assert(healthy_from(&server, "127.0.0.2"));
+    /* and the operator's port (its own connections are not counted) tells the story */
+    ck_assert(metric(&server, "teahouse_connections_refused_total{reason=\"per_address\"}") == 2);
+    ck_assert(metric(&server, "teahouse_client_addresses") == 2);
+
+    /* a connection given back makes room again */
+    ck_assert_int_eq(ws_client_close(held[0], 1000, TIMEOUT_MS), WS_CLIENT_OK);
+    ck_assert(wait_metric(&server, "teahouse_ws_connections", 8, 3000) == 8);
+    held[0] = must_ws(&server, "127.0.0.1", NULL);
+    for (int i = 0; i < 8; i++)
+        ws_client_abort(held[i]);
+    ws_client_abort(other);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+START_TEST(test_idle_websockets_from_one_address_cannot_lock_others_out)
+{
+    /* The attack of issue 14: one address opens WebSocket after WebSocket and never says hello
+     * (19,918 of them locked everyone out). With the defaults but a short hello deadline. */
+    enum { ATTEMPTS = 300, CAP = 64 };
+    static const char *const args[] = {"--hello-seconds", "5", NULL};
+    server_process server;
+    start_server(&server, repo_web_root, args);
+    ws_client **attack = calloc(ATTEMPTS, sizeof *attack);
+    ck_assert(attack != NULL);
+    long long start = now_ms();
+    int held = 0;
+    for (int i = 0; i < ATTEMPTS; i++) {
+        char error[256];
+        attack[i] = try_ws(&server, "127.0.0.1", NULL, error, sizeof error);
+        held += attack[i] != NULL;
+    }
+    long long spent = now_ms() - start;
+    ck_assert_msg(spent < 4000, "opening took %lld ms, past the hello deadline", spent);
+    ck_assert_int_eq(held, CAP);
+
+    /* meanwhile a player from elsewhere gets in and plays, and /healthz answers */
+    ws_client *player = must_ws(&server, "127.0.0.2", NULL);
+    say_hello(player, "Player");
+    expect_served(player, 1);
+    ck_assert(healthy_from(&server, "127.0.0.3"));
+
+    /* and the idle ones are all closed once their time to say hello is up */
+    int closed = 0;
+    for (int i = 0; i < ATTEMPTS; i++) {
+        if (!attack[i])
+            continue;
+        ws_message message;
+        if (ws_client_recv(attack[i], &message, 8000) == WS_CLIENT_CLOSED &&
+            ws_client_close_code(attack[i]) == 1008)
+            closed++;
+        ws_client_abort(attack[i]);
+    }
+    long long all_closed = now_ms() - start;
+    ck_assert_int_eq(closed, CAP);
+    ck_assert(wait_metric(&server, "teahouse_ws_connections", 1, 3000) == 1);
+    ck_assert(metric(&server, "teahouse_connections_refused_total{reason=\"per_address\"}") ==
+              ATTEMPTS - CAP);
+    fprintf(stderr,
+            "one address: %d of %d WebSockets held at once (opened in %lld ms), all %d closed "
+            "for want of a hello %lld ms after the first; another address played meanwhile\n",
+            held, ATTEMPTS, spent, closed, all_closed);
+    expect_served(player, 2);
+    free(attack);
+    ws_client_abort(player);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+START_TEST(test_behind_a_trusted_proxy_the_forwarded_client_is_counted)
+{
+    static const char *const args[] = {"--trusted-proxy", "127.0.0.1",
+                                        "--max-connections-per-address", "2",
+                                        "--hello-seconds", "60", NULL};
+    static const char seven[] = "X-Forwarded-For: 203.0.113.7\r\n";
+    server_process server;
+    start_server(&server, repo_web_root, args);
+    ws_client *a = must_ws(&server, "127.0.0.1", seven);
+    ws_client *b = must_ws(&server, "127.0.0.1", seven);
+    must_refuse_ws(&server, "127.0.0.1", seven, " 429");
+    ws_client *c = must_ws(&server, "127.0.0.1", "X-Forwarded-For: 203.0.113.8\r\n");
+    /* what a client writes itself stands left of what the proxy appends: not believed */
+    must_refuse_ws(&server, "127.0.0.1", "X-Forwarded-For: 198.51.100.50, 203.0.113.7\r\n",
+                   " 429");
+    /* a proxy that sets X-Real-IP only */
+    ws_client *d = must_ws(&server, "127.0.0.1", "X-Real-IP: 198.51.100.1\r\n");
+    say_hello(d, "Real");
+    expect_served(d, 1);
+    ck_assert(metric(&server, "teahouse_connections_refused_total{reason=\"per_address\"}") == 2);
+    ck_assert(metric(&server, "teahouse_client_addresses") == 3);
+    ws_client_abort(a);
+    ws_client_abort(b);
+    ws_client_abort(c);
+    ws_client_abort(d);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+START_TEST(test_forwarded_headers_from_an_untrusted_peer_are_ignored)
+{
+    static const char *const args[] = {"--max-connections-per-address", "2", "--hello-seconds",
+                                        "60", NULL};
+    server_process server;
+    start_server(&server, repo_web_root, args);
+    ws_client *a = must_ws(&server, "127.0.0.1", "X-Forwarded-For: 203.0.113.1\r\n");
+    ws_client *b = must_ws(&server, "127.0.0.1", "X-Forwarded-For: 203.0.113.2\r\n");
+    must_refuse_ws(&server, "127.0.0.1", "X-Forwarded-For: 203.0.113.3\r\n", NULL);
+    must_refuse_ws(&server, "127.0.0.1", "X-Real-IP: 203.0.113.4\r\n", NULL);
+    ck_assert(metric(&server, "teahouse_client_addresses") == 1);
+    ws_client_abort(a);
+    ws_client_abort(b);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+START_TEST(test_when_descriptors_run_low_new_addresses_and_health_checks_still_get_in)
+{
+    /* An open-file limit of 400 (for this test's process and the server it starts): no game
+     * socket from descriptor 320 on, and from 256 on (the reserve: 64) only addresses holding
+     * fewer than 8 connections get in. Many addresses, 64 WebSockets each, fill the house. */
+    struct rlimit limit = {.rlim_cur = 400, .rlim_max = 400};
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &limit), 0);
+    static const char *const args[] = {"--hello-seconds", "60", NULL};
+    server_process server;
+    start_server(&server, repo_web_root, args);
+
+    enum { MOST = 360 };
+    ws_client *clients[MOST];
+    int n = 0, addresses = 0, last_got = 64;
+    char source[32], error[256];
+    for (int a = 10; last_got == 64 && a < 20; a++, addresses++) {
+        snprintf(source, sizeof source, "127.0.0.%d", a);
+        for (last_got = 0; last_got < 64 && n < MOST; last_got++) {
+            ws_client *c = try_ws(&server, source, NULL, error, sizeof error);
+            if (!c)
+                break;
+            clients[n++] = c;
+        }
+    }
+    /* the last address was stopped by the reserve, not by its cap */
+    ck_assert_int_lt(last_got, 64);
+    ck_assert_int_ge(last_got, 8);
+    ck_assert(metric(&server, "teahouse_connections_refused_total{reason=\"reserve\"}") == 1);
+
+    /* a new address gets in: a player with a page and a WebSocket, up to 8 sockets ... */
+    ws_client *player[8];
+    ck_assert(healthy_from(&server, "127.0.0.200"));
+    for (int i = 0; i < 8; i++)
+        player[i] = must_ws(&server, "127.0.0.200", NULL);
+    say_hello(player[0], "Newcomer");
+    expect_served(player[0], 1);
+    /* ... but no more than that while the house is this full */
+    must_refuse_ws(&server, "127.0.0.200", NULL, NULL);
+    /* the monitoring still gets its answers, on either port */
+    ck_assert(healthy_from(&server, "127.0.0.201"));
+    ck_assert(metric(&server, "teahouse_connections_refused_total{reason=\"reserve\"}") == 2);
+    fprintf(stderr,
+            "descriptor limit 400: %d WebSockets from %d addresses filled the house (the last "
+            "address got %d); a new address still opened 8 and /healthz answered\n",
+            n, addresses, last_got);
+    for (int i = 0; i < n; i++)
+        ws_client_abort(clients[i]);
+    for (int i = 0; i < 8; i++)
+        ws_client_abort(player[i]);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+/* ---- hostile clients: the web side ------------------------------------------------------ */
+
+START_TEST(test_websocket_from_a_foreign_page_is_refused_with_403)
+{
+    static const char *const args[] = {"--allow-origin", "https://teahouse.example", NULL};
+    server_process server;
+    start_server(&server, repo_web_root, args);
+    char own_http[128], own_https[128];
+    snprintf(own_http, sizeof own_http, "Origin: http://%s:%d\r\n", server.host, server.port);
+    snprintf(own_https, sizeof own_https, "Origin: https://%s:%d\r\n", server.host, server.port);
+
+    static const char *const foreign[] = {
+        "Origin: http://evil.example\r\n",
+        "Origin: null\r\n",
+        "Origin: https://teahouse.example.evil.example\r\n",
+        "Origin: http://teahouse.example\r\n", /* allowed over https only */
+    };
+    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++)
+        must_refuse_ws(&server, NULL, foreign[i], " 403");
+    char wrong_port[128];
+    snprintf(wrong_port, sizeof wrong_port, "Origin: http://%s:%d\r\n", server.host,
+             server.port + 1);
+    must_refuse_ws(&server, NULL, wrong_port, " 403");
+
+    /* the page's own origin (over http or behind TLS), an allowed one, and no browser at all */
+    const char *welcome[] = {own_http, own_https, "Origin: https://teahouse.example\r\n", NULL};
+    for (size_t i = 0; i < sizeof welcome / sizeof welcome[0]; i++) {
+        ws_client *client = must_ws(&server, NULL, welcome[i]);
+        say_hello(client, "Welcome");
+        ck_assert_int_eq(ws_client_close(client, 1000, TIMEOUT_MS), WS_CLIENT_OK);
+    }
+    ck_assert(metric(&server, "teahouse_connections_refused_total{reason=\"origin\"}") == 5);
+    ck_assert(metric(&server, "teahouse_ws_connections_opened_total") == 4);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+START_TEST(test_symbolic_links_out_of_the_web_root_are_not_followed)
+{
+    temp_site site;
+    make_site(&site);
+    char path[160], target[160];
+    static const char *const links[][2] = {
+        {"passwd.txt", "/etc/passwd"}, /* an absolute link out (".txt": a type lws serves) */
+        {"leak.txt", "../secret.txt"}, /* a relative one */
+        {"up", ".."},                  /* a directory out */
+        {"inside.css", "style.css"},   /* and one that stays inside */
+    };
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", site.www, links[i][0]);
+        ck_assert_int_eq(symlink(links[i][1], path), 0);
+    }
+    /* the web root itself may be a link (the real root is what files must stay in) */
+    snprintf(target, sizeof target, "%s/root-link", site.root);
+    ck_assert_int_eq(symlink("www", target), 0);
+    server_process server;
+    start_server(&server, target, NULL);
+
+    static const char *const attacks[] = {"/passwd.txt", "/leak.txt", "/up/secret.txt"};
+    for (size_t i = 0; i < sizeof attacks / sizeof attacks[0]; i++) {
+        http_response response;
+        ck_assert_msg(http_get(server.host, server.port, attacks[i], TIMEOUT_MS, &response),
+                      "%s: no answer", attacks[i]);
+        ck_assert_msg(response.status == 404, "%s: status %d", attacks[i], response.status);
+        ck_assert_msg(strstr(response.body, secret_text) == NULL, "%s leaked the secret",
+                      attacks[i]);
+        ck_assert_msg(strstr(response.body, "root:") == NULL, "%s leaked /etc/passwd",
+                      attacks[i]);
+        http_response_free(&response);
+    }
+    http_response response;
+    ck_assert(http_get(server.host, server.port, "/inside.css", TIMEOUT_MS, &response));
+    ck_assert_int_eq(response.status, 200);
+    ck_assert_str_eq(response.body, "body { color: black; }");
+    http_response_free(&response);
+    ck_assert(http_get(server.host, server.port, "/", TIMEOUT_MS, &response));
+    ck_assert_int_eq(response.status, 200);
+    http_response_free(&response);
+
+    server_process_cleanup(&server);
+    unlink(target);
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", site.www, links[i][0]);
+        unlink(path);
+    }
+    remove_site(&site);
+}
+END_TEST
+
+START_TEST(test_metrics_live_on_the_operators_port_only)
+{
+    server_process server;
+    start_server(&server, repo_web_root, NULL);
+    ck_assert_int_gt(server.metrics_port, 0);
+    ck_assert_int_ne(server.metrics_port, server.port);
+    char *log = server_process_log(&server);
+    ck_assert_msg(strstr(log, "metrics on http://127.0.0.1:") != NULL, "log:\n%s", log);
+    free(log);
+
+    http_response response;
+    ck_assert(http_get(server.host, server.port, "/metrics", TIMEOUT_MS, &response));
+    ck_assert_int_eq(response.status, 404);
+    ck_assert(strstr(response.body, "teahouse_") == NULL);
+    http_response_free(&response);
+    ck_assert(http_get(server.host, server.metrics_port, "/metrics", TIMEOUT_MS, &response));
+    ck_assert_int_eq(response.status, 200);
+    ck_assert(strstr(response.body, "teahouse_ws_connections ") != NULL);
+    http_response_free(&response);
+    ck_assert(http_get(server.host, server.metrics_port, "/healthz", TIMEOUT_MS, &response));
+    ck_assert_int_eq(response.status, 200);
+    http_response_free(&response);
+    /* the operator's port serves nothing else: no files, no WebSockets */
+    ck_assert(http_get(server.host, server.metrics_port, "/index.html", TIMEOUT_MS, &response));
+    ck_assert_int_eq(response.status, 404);
+    http_response_free(&response);
+    char error[256];
+    ws_client *client = ws_client_connect(server.host, server.metrics_port, "/ws", TIMEOUT_MS,
+                                          error, sizeof error);
+    ck_assert_msg(client == NULL, "a WebSocket opened on the operator's port");
+    server_process_cleanup(&server);
+
+    /* --metrics-port 0: no operator's port at all */
+    static const char *const none[] = {"--metrics-port", "0", NULL};
+    start_server(&server, repo_web_root, none);
+    ck_assert_int_eq(server.metrics_port, 0);
+    log = server_process_log(&server);
+    ck_assert_msg(strstr(log, "no operator's port") != NULL, "log:\n%s", log);
+    free(log);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+static void expect_security_headers(const http_response *response, const char *what)
+{
+    char value[512];
+    ck_assert_msg(http_header(response, "content-security-policy", value, sizeof value),
+                  "%s: no Content-Security-Policy", what);
+    ck_assert_str_eq(value, CSP);
+    ck_assert_msg(http_header(response, "x-content-type-options", value, sizeof value),
+                  "%s: no X-Content-Type-Options", what);
+    ck_assert_str_eq(value, "nosniff");
+    ck_assert_msg(http_header(response, "referrer-policy", value, sizeof value),
+                  "%s: no Referrer-Policy", what);
+    ck_assert_str_eq(value, "no-referrer");
+}
+
+START_TEST(test_every_http_answer_carries_the_security_headers)
+{
+    server_process server;
+    start_server(&server, repo_web_root, NULL);
+    static const char *const paths[] = {"/", "/index.html", "/js/main.js", "/css/teahouse.css",
+                                        "/no-such-file", "/healthz", "/metrics"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        http_response response;
+        ck_assert(http_get(server.host, server.port, paths[i], TIMEOUT_MS, &response));
+        expect_security_headers(&response, paths[i]);
+        http_response_free(&response);
+    }
+    http_response response;
+    ck_assert(http_get(server.host, server.metrics_port, "/metrics", TIMEOUT_MS, &response));
+    expect_security_headers(&response, "operator's /metrics");
+    http_response_free(&response);
+    /* a refused upgrade too */
+    const http_options foreign = {.headers = "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                                             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                                             "Sec-WebSocket-Version: 13\r\n"
+                                             "Origin: http://evil.example\r\n"};
+    ck_assert(http_get_with(server.host, server.port, "/ws", &foreign, TIMEOUT_MS, &response));
+    ck_assert_int_eq(response.status, 403);
+    expect_security_headers(&response, "refused upgrade");
+    http_response_free(&response);
+    server_process_cleanup(&server);
+}
+END_TEST
+
+START_TEST(test_text_that_is_not_utf8_closes_the_connection_with_1007)
+{
+    static const char *const broken[] = {
+        "{\"type\":\"ping\",\"id\":1,\"x\":\"\xff\"}",     /* a byte UTF-8 never uses */
+        "{\"type\":\"ping\",\"id\":1,\"x\":\"\xc3\"}",     /* a character cut short */
+        "{\"type\":\"ping\",\"id\":1,\"x\":\"\xed\xa0\x80\"}", /* a UTF-16 surrogate */
+        "{\"type\":\"ping\",\"id\":1,\"x\":\"\xc0\xaf\"}", /* an overlong '/' */
+    };
+    server_process server;
+    start_server(&server, repo_web_root, NULL);
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        ws_client *client = connect_ws(&server);
+        say_hello(client, "Ah Ma");
+        ck_assert_int_eq(ws_client_send_text(client, broken[i], strlen(broken[i])), WS_CLIENT_OK);
+        ws_message message;
+        ws_client_result result = ws_client_recv(client, &message, TIMEOUT_MS);
+        ck_assert_msg(result == WS_CLIENT_CLOSED, "case %zu: not closed (result %d: %s)", i,
+                      result, result == WS_CLIENT_OK ? message.data : "");
+        ck_assert_uint_eq(ws_client_close_code(client), 1007);
+        ws_client_abort(client);
+    }
+    /* a character split between two fragments is fine: only the whole message counts */
+    ws_client *client = connect_ws(&server);
+    static const char hello[] = "{\"type\":\"hello\",\"v\":1,\"name\":\"\xe8\x8c\xb6\"}"; /* 茶 */
+    size_t cut = strlen("{\"type\":\"hello\",\"v\":1,\"name\":\"\xe8");
+    ck_assert_int_eq(ws_client_send_frame(client, WS_OP_TEXT, false, hello, cut), WS_CLIENT_OK);
+    ck_assert_int_eq(ws_client_send_frame(client, WS_OP_CONTINUATION, true, hello + cut,
+                                          strlen(hello) - cut),
+                     WS_CLIENT_OK);
+    json_t *welcome = recv_json(client);
+    ck_assert_str_eq(type_of(welcome), "welcome");
+    json_decref(welcome);
+    ck_assert(metric(&server, "teahouse_ws_dropped_total{reason=\"invalid_utf8\"}") == 4);
+    ck_assert_int_eq(ws_client_close(client, 1000, TIMEOUT_MS), WS_CLIENT_OK);
     server_process_cleanup(&server);
 }
 END_TEST
@@ -1076,6 +1579,26 @@ static Suite *net_suite(void)
     tcase_add_test(shutdown, test_sigterm_with_a_peer_that_never_answers_still_exits_0);
     tcase_add_test(shutdown, test_sigint_without_connections_exits_0);
     suite_add_tcase(suite, shutdown);
+
+    TCase *hostile = tcase_create("hostile_limits");
+    tcase_set_timeout(hostile, 120);
+    tcase_add_test(hostile, test_websocket_that_never_says_hello_is_closed_after_hello_seconds);
+    tcase_add_test(hostile, test_one_address_holds_at_most_its_cap_and_others_still_get_in);
+    tcase_add_test(hostile, test_idle_websockets_from_one_address_cannot_lock_others_out);
+    tcase_add_test(hostile, test_behind_a_trusted_proxy_the_forwarded_client_is_counted);
+    tcase_add_test(hostile, test_forwarded_headers_from_an_untrusted_peer_are_ignored);
+    tcase_add_test(hostile,
+                   test_when_descriptors_run_low_new_addresses_and_health_checks_still_get_in);
+    suite_add_tcase(suite, hostile);
+
+    TCase *web = tcase_create("hostile_web");
+    tcase_set_timeout(web, 60);
+    tcase_add_test(web, test_websocket_from_a_foreign_page_is_refused_with_403);
+    tcase_add_test(web, test_symbolic_links_out_of_the_web_root_are_not_followed);
+    tcase_add_test(web, test_metrics_live_on_the_operators_port_only);
+    tcase_add_test(web, test_every_http_answer_carries_the_security_headers);
+    tcase_add_test(web, test_text_that_is_not_utf8_closes_the_connection_with_1007);
+    suite_add_tcase(suite, web);
 
     TCase *flags = tcase_create("flags");
     tcase_set_timeout(flags, 60);

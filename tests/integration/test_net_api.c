@@ -35,6 +35,7 @@ typedef struct harness {
     uv_async_t stop_request;
     net_server *net;
     int port;
+    int metrics_port;
     int opens, closes, messages;
     int sends_after_close_accepted; /* net_send returning true after net_close/on_close */
     int flood_accepted;             /* net_send calls accepted before the queue overflowed */
@@ -54,6 +55,7 @@ static void on_open(void *ctx, net_conn *conn)
 {
     harness *h = ctx;
     h->opens++;
+    net_conn_identified(conn); /* these clients never say hello: the test knows them */
     net_conn_set_data(conn, (void *)(intptr_t)h->opens);
 }
 
@@ -232,7 +234,7 @@ static bool scenario_flood(harness *h)
 static bool scenario_metrics(harness *h)
 {
     http_response response;
-    CLIENT_CHECK(h, http_get("127.0.0.1", h->port, "/metrics", TIMEOUT_MS, &response),
+    CLIENT_CHECK(h, http_get("127.0.0.1", h->metrics_port, "/metrics", TIMEOUT_MS, &response),
                  "GET /metrics");
     bool found = strstr(response.body, "\nteahouse_test_opens 3\n") != NULL;
     bool core = strstr(response.body, "teahouse_ws_connections ") != NULL;
@@ -333,6 +335,8 @@ static void run_harness(harness *h, int ping_seconds, void *(*client)(void *))
     ck_assert(h->net != NULL);
     h->port = net_port(h->net);
     ck_assert_int_gt(h->port, 0);
+    h->metrics_port = net_metrics_port(h->net);
+    ck_assert_int_gt(h->metrics_port, 0); /* metrics_port 0: a free port of its own */
 
     pthread_t thread;
     ck_assert_int_eq(pthread_create(&thread, NULL, client, h), 0);
@@ -388,6 +392,39 @@ START_TEST(test_busy_port_returns_null_and_leaves_the_loop_closable)
 }
 END_TEST
 
+START_TEST(test_busy_operators_port_returns_null_and_leaves_the_loop_closable)
+{
+    /* the game port opens, the operator's port cannot: nothing may be left on the loop */
+    uv_loop_t loop;
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    const net_handlers handlers = {0};
+    const net_config first = {.bind_address = "127.0.0.1", .port = 0, .web_root = web_root};
+    net_server *holder = net_start(&loop, &first, &handlers);
+    ck_assert(holder != NULL);
+
+    const net_config second = {.bind_address = "127.0.0.1",
+                               .port = 0,
+                               .web_root = web_root,
+                               .metrics_port = net_metrics_port(holder)};
+    ck_assert(net_start(&loop, &second, &handlers) == NULL);
+    const net_config without = {.bind_address = "127.0.0.1",
+                                .port = 0,
+                                .web_root = web_root,
+                                .metrics_port = NET_METRICS_OFF};
+    net_server *plain = net_start(&loop, &without, &handlers);
+    ck_assert(plain != NULL);
+    ck_assert_int_eq(net_metrics_port(plain), 0);
+
+    net_stop(plain);
+    net_stop(holder);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    net_destroy(plain);
+    net_destroy(holder);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -404,6 +441,7 @@ int main(int argc, char **argv)
     tcase_add_test(api, test_application_contract_over_real_sockets);
     tcase_add_test(api, test_close_that_cannot_complete_is_cut_after_its_grace);
     tcase_add_test(api, test_busy_port_returns_null_and_leaves_the_loop_closable);
+    tcase_add_test(api, test_busy_operators_port_returns_null_and_leaves_the_loop_closable);
     suite_add_tcase(suite, api);
 
     SRunner *runner = srunner_create(suite);

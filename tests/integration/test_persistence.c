@@ -169,7 +169,7 @@ static int play_into_hand(table_client *c, int hand, int actions)
 static double metric(const char *sample)
 {
     http_response response;
-    ck_assert(http_get(server.host, server.port, "/metrics", 5000, &response));
+    ck_assert(http_get(server.host, server.metrics_port, "/metrics", 5000, &response));
     double value = -1;
     size_t len = strlen(sample);
     for (const char *line = response.body; line != NULL && *line; line = strchr(line, '\n')) {

@@ -7,6 +7,8 @@
  */
 #include "ws_client.h"
 
+#include "http_client.h"
+
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -186,30 +188,6 @@ static int read_some(ws_client *client, long long deadline)
     return (int)n;
 }
 
-static int connect_tcp(const char *host, int port, int timeout_ms)
-{
-    char service[16];
-    snprintf(service, sizeof service, "%d", port);
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
-    struct addrinfo *found = NULL;
-    if (getaddrinfo(host, service, &hints, &found) != 0)
-        return -1;
-    int fd = -1;
-    for (struct addrinfo *ai = found; ai && fd < 0; ai = ai->ai_next) {
-        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-        if (fd < 0)
-            continue;
-        struct timeval tv = {.tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000};
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-        if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-            close(fd);
-            fd = -1;
-        }
-    }
-    freeaddrinfo(found);
-    return fd;
-}
-
 /* ---- handshake --------------------------------------------------------------------------- */
 
 static void random_bytes(unsigned char *out, size_t len)
@@ -244,17 +222,21 @@ static bool find_header(const char *head, const char *name, char *out, size_t ca
 }
 
 static bool handshake(ws_client *client, const char *host, int port, const char *path,
-                      int timeout_ms, char *error, size_t error_cap)
+                      const char *headers, int timeout_ms, char *error, size_t error_cap)
 {
     unsigned char nonce[16];
-    char key[32], request[1024];
+    char key[32], request[4096];
     random_bytes(nonce, sizeof nonce);
     base64(nonce, sizeof nonce, key);
     int n = snprintf(request, sizeof request,
                      "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n"
                      "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
-                     "Sec-WebSocket-Version: 13\r\n\r\n",
-                     path, host, port, key);
+                     "Sec-WebSocket-Version: 13\r\n%s\r\n",
+                     path, host, port, key, headers ? headers : "");
+    if (n < 0 || (size_t)n >= sizeof request) {
+        snprintf(error, error_cap, "handshake headers too long");
+        return false;
+    }
     if (!send_all(client->fd, request, (size_t)n)) {
         snprintf(error, error_cap, "sending the handshake failed");
         return false;
@@ -298,19 +280,28 @@ static bool handshake(ws_client *client, const char *host, int port, const char 
 ws_client *ws_client_connect(const char *host, int port, const char *path, int timeout_ms,
                              char *error, size_t error_cap)
 {
+    return ws_client_connect_with(host, port, path, NULL, timeout_ms, error, error_cap);
+}
+
+ws_client *ws_client_connect_with(const char *host, int port, const char *path,
+                                  const ws_client_options *options, int timeout_ms, char *error,
+                                  size_t error_cap)
+{
     ws_client *client = calloc(1, sizeof *client);
     if (!client) {
         snprintf(error, error_cap, "out of memory");
         return NULL;
     }
     client->auto_pong = true;
-    client->fd = connect_tcp(host, port, timeout_ms);
+    client->fd = http_connect_tcp(host, port, options ? options->source_address : NULL,
+                                  timeout_ms);
     if (client->fd < 0) {
         snprintf(error, error_cap, "cannot connect to %s:%d: %s", host, port, strerror(errno));
         free(client);
         return NULL;
     }
-    if (!handshake(client, host, port, path, timeout_ms, error, error_cap)) {
+    if (!handshake(client, host, port, path, options ? options->headers : NULL, timeout_ms, error,
+                   error_cap)) {
         close(client->fd);
         free(client->rx);
         free(client);

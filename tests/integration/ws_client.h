@@ -44,6 +44,17 @@ typedef struct ws_message {
 ws_client *ws_client_connect(const char *host, int port, const char *path, int timeout_ms,
                              char *error, size_t error_cap);
 
+typedef struct ws_client_options {
+    const char *source_address; /* connect from this local address (NULL: any) */
+    const char *headers;        /* more handshake header lines, each ending in "\r\n" (NULL) */
+} ws_client_options;
+
+/* ws_client_connect with options (may be NULL). A refused upgrade's status line is in error
+ * ("upgrade refused: HTTP/1.1 403 Forbidden"). */
+ws_client *ws_client_connect_with(const char *host, int port, const char *path,
+                                  const ws_client_options *options, int timeout_ms, char *error,
+                                  size_t error_cap);
+
 /* One whole text message in one frame. */
 ws_client_result ws_client_send_text(ws_client *client, const char *text, size_t len);
 
