@@ -498,7 +498,7 @@ static void join_table(request *q, room *r)
     proto_msg *m = q->m;
     player *p = q->c->p;
     bool open = r != NULL && (room_is_public(r) || room_knows(r, p));
-    char key[INET6_ADDRSTRLEN + 8];
+    char key[INET6_ADDRSTRLEN + 8] = "";
     uint64_t now = uv_now(l->loop), wait = 0;
     if (!open) {
         address_key(q->c, key);

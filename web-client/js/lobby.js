@@ -240,24 +240,32 @@ function tableRow(app, summary) {
       onclick: () => app.navigate(`#/t/${summary.code}`) }, t('lobby.join')));
 }
 
-/* The list's filters: what to show, which game (when the house has several), and a search. */
+/* The list's filters: what to show, which game (when the house has several), and a search. Any
+ * change asks again with all three as they are now (typing, after a pause). */
 function filterBar(app) {
   const current = app.state.lobby;
   let typing = null;
   const offered = games();
-  return h('form', { id: 'lobby-filters', class: 'lobby-filters', role: 'search', onsubmit: (e) => e.preventDefault() },
-    field('filter-show', t('lobby.filter.show'), h('select', { id: 'filter-show', onchange: (e) => app.filterTables({ show: e.target.value }) },
+  let form = null;
+  const apply = () => {
+    clearTimeout(typing);
+    const game = form.querySelector('#filter-game');
+    app.filterTables({ show: form.querySelector('#filter-show').value, game: game ? game.value : '',
+      search: form.querySelector('#filter-search').value });
+  };
+  form = h('form', { id: 'lobby-filters', class: 'lobby-filters', role: 'search', onsubmit: (e) => e.preventDefault() },
+    field('filter-show', t('lobby.filter.show'), h('select', { id: 'filter-show', onchange: apply },
       ['all', 'free', 'waiting', 'playing'].map((v) => h('option', { value: v, selected: current.show === v }, t(`lobby.filter.${v}`))))),
-    offered.length > 1 ? field('filter-game', t('lobby.filter.game'), h('select', { id: 'filter-game',
-      onchange: (e) => app.filterTables({ game: e.target.value }) },
-    h('option', { value: '' }, t('lobby.filter.anyGame')),
-    offered.map((g) => h('option', { value: g.name, selected: current.game === g.name }, t(g.titleKey))))) : null,
+    offered.length > 1 ? field('filter-game', t('lobby.filter.game'), h('select', { id: 'filter-game', onchange: apply },
+      h('option', { value: '' }, t('lobby.filter.anyGame')),
+      offered.map((g) => h('option', { value: g.name, selected: current.game === g.name }, t(g.titleKey))))) : null,
     field('filter-search', t('lobby.filter.search'), h('input', { id: 'filter-search', type: 'search', maxlength: 24,
       autocomplete: 'off', spellcheck: 'false', placeholder: t('lobby.filter.searchHint'), value: current.search,
-      oninput: (e) => {
+      oninput: () => {
         clearTimeout(typing);
-        typing = setTimeout(() => app.filterTables({ search: e.target.value }), 300);
+        typing = setTimeout(apply, 300);
       } })));
+  return form;
 }
 
 export function mountLobby(container, app) {
