@@ -36,6 +36,7 @@ static const char *const NAMES[PROTO_ERR_COUNT] = {
     [PROTO_ERR_ALREADY_SEATED] = "already_seated",
     [PROTO_ERR_NOT_SEATED] = "not_seated",
     [PROTO_ERR_TABLE_FULL] = "table_full",
+    [PROTO_ERR_TABLE_LOCKED] = "table_locked",
     [PROTO_ERR_HAND_IN_PROGRESS] = "hand_in_progress",
     [PROTO_ERR_TABLE_NOT_FULL] = "table_not_full",
     [PROTO_ERR_NO_HAND] = "no_hand",

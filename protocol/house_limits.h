@@ -42,8 +42,19 @@
 #define LIMIT_STAKE_MIN 1
 #define LIMIT_STAKE_MAX 1000000
 
-/* A table code: 6 characters from an alphabet without look-alikes (proto.h). */
-#define LIMIT_CODE_CHARS 6
+/* A table code: characters from an alphabet of 31 without look-alikes (proto.h). A new table
+ * gets 12 (31^12 ≈ 7.9e17 codes: guessing one of 10,000 open tables at 1,700 tries a second
+ * takes about 1,500 years, docs/DECISIONS.md); tables opened before codes grew keep their 6, so
+ * any length from 6 to 12 is accepted. */
+#define LIMIT_CODE_MIN_CHARS 6
+#define LIMIT_CODE_CHARS 12
+
+/* Failed joins (a code that names no open table, or no table the address may be told of) from
+ * one address: bursts of 10, then one a minute; each try past that doubles the wait, up to 15
+ * minutes. Joins that find their table cost nothing. */
+#define LIMIT_CODE_MISSES_BURST 10
+#define LIMIT_CODE_MISS_SECONDS 60
+#define LIMIT_CODE_MISS_MAX_WAIT_SECONDS (15 * 60)
 
 /* A resume token: 16 to 64 of [A-Za-z0-9_-] (64 hex digits without a store, 43 characters of
  * URL-safe base64 with one). */
@@ -60,6 +71,13 @@
 #define LIMIT_RATE_PER_SECOND 20
 #define LIMIT_RATE_BURST 40
 
+/* Tables in one page of `list_tables`, at most (a client asks for fewer with `limit`). */
+#define LIMIT_TABLES_PAGE 50
+/* The bytes of one `tables` reply, at most: a page ends early rather than pass it (a game's
+ * options and four long names make a summary of up to ~1.3 KB). Far below what a connection
+ * may have queued (net.h), so no answer can get its asker dropped as a slow reader. */
+#define LIMIT_TABLES_REPLY_BYTES (64 * 1024)
+
 /* Hands in one page of `history`. */
 #define LIMIT_HISTORY_PAGE 20
 
@@ -71,6 +89,9 @@
 
 /* People at one table, seated or watching. */
 #define LIMIT_TABLE_MEMBERS 64
+/* People watching one table (members without a seat), at most: the other places are kept for
+ * the seats, so friends who come to sit always get in however many watch. */
+#define LIMIT_TABLE_WATCHERS (LIMIT_TABLE_MEMBERS - LIMIT_SEATS)
 
 /* Chat at one table, per person, apart from play: bursts of this many lines, then this many a
  * minute on average (a flood of chat cannot crowd out moves or the table's kept events). */
@@ -82,6 +103,8 @@
 #define LIMIT_EVENTS_KEPT_BYTES (64 * 1024)
 
 _Static_assert(LIMIT_ACCOUNT_MAX_CHARS * 4 <= LIMIT_NAME_BYTES, "an account name fits where names are kept");
+_Static_assert(LIMIT_CODE_MIN_CHARS >= 6 && LIMIT_CODE_MIN_CHARS <= LIMIT_CODE_CHARS, "a code length range");
+_Static_assert(LIMIT_TABLE_WATCHERS > 0, "room to watch");
 _Static_assert(LIMIT_TURN_SECONDS_MIN >= 1 && LIMIT_TURN_SECONDS_MIN <= LIMIT_TURN_SECONDS_MAX,
                "a turn timer range");
 

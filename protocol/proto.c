@@ -27,7 +27,14 @@ typedef enum {
     F_ACCOUNT,
     F_PASSWORD,
     F_HAND,
-    F_BEFORE
+    F_BEFORE,
+    F_LIMIT,
+    F_CURSOR,
+    F_STATE,
+    F_FREE_SEAT,
+    F_SEARCH,
+    F_LOCKED,
+    F_PLAYER
 } field;
 
 typedef struct key_rule {
@@ -36,20 +43,26 @@ typedef struct key_rule {
     bool required;
 } key_rule;
 
-#define MAX_KEYS 5
+#define MAX_KEYS 6
 
 static const struct {
     const char *name;
     key_rule keys[MAX_KEYS];
 } SCHEMAS[PROTO_TYPES] = {
     [PROTO_HELLO] = {"hello", {{"v", F_VERSION, true}, {"name", F_NAME, true}, {"token", F_TOKEN, false}}},
-    [PROTO_LIST_TABLES] = {"list_tables", {{NULL, 0, false}}},
+    [PROTO_LIST_TABLES] = {"list_tables",
+                           {{"limit", F_LIMIT, false},
+                            {"after", F_CURSOR, false},
+                            {"game", F_GAME, false},
+                            {"state", F_STATE, false},
+                            {"free_seat", F_FREE_SEAT, false},
+                            {"search", F_SEARCH, false}}},
     [PROTO_CREATE_TABLE] = {"create_table",
                             {{"game", F_GAME, true},
                              {"options", F_OPTIONS, false},
                              {"public", F_PUBLIC, false},
                              {"turn_seconds", F_TURN, false}}},
-    [PROTO_JOIN_TABLE] = {"join_table", {{"code", F_CODE, true}}},
+    [PROTO_JOIN_TABLE] = {"join_table", {{"code", F_CODE, true}, {"seat", F_SEAT, false}}},
     [PROTO_LEAVE_TABLE] = {"leave_table", {{"code", F_CODE, true}}},
     [PROTO_TAKE_SEAT] = {"take_seat", {{"code", F_CODE, true}, {"seat", F_SEAT, true}}},
     [PROTO_LEAVE_SEAT] = {"leave_seat", {{"code", F_CODE, true}}},
@@ -65,6 +78,8 @@ static const struct {
     [PROTO_LOGOUT] = {"logout", {{NULL, 0, false}}},
     [PROTO_HISTORY] = {"history", {{"code", F_CODE, true}, {"before", F_BEFORE, false}}},
     [PROTO_REPLAY] = {"replay", {{"code", F_CODE, true}, {"hand", F_HAND, true}}},
+    [PROTO_LOCK_TABLE] = {"lock_table", {{"code", F_CODE, true}, {"locked", F_LOCKED, true}}},
+    [PROTO_REMOVE_MEMBER] = {"remove_member", {{"code", F_CODE, true}, {"player", F_PLAYER, true}}},
 };
 
 /*
@@ -166,15 +181,16 @@ __attribute__((format(printf, 4, 5))) static proto_status fail(proto_status stat
 
 bool proto_parse_code(const char *text, char out[PROTO_CODE_LEN + 1])
 {
-    if (text == NULL || strlen(text) != PROTO_CODE_LEN)
+    size_t len = text != NULL ? strlen(text) : 0;
+    if (len < PROTO_CODE_MIN || len > PROTO_CODE_LEN)
         return false;
-    for (int i = 0; i < PROTO_CODE_LEN; i++) {
+    for (size_t i = 0; i < len; i++) {
         char c = (char)toupper((unsigned char)text[i]);
-        if (c == '\0' || strchr(PROTO_CODE_ALPHABET, c) == NULL)
+        if (strchr(PROTO_CODE_ALPHABET, c) == NULL)
             return false;
         out[i] = c;
     }
-    out[PROTO_CODE_LEN] = '\0';
+    out[len] = '\0';
     return true;
 }
 
@@ -194,9 +210,10 @@ static bool plain_text(const char *s, size_t *chars)
     return true;
 }
 
-/* A player name: trimmed of spaces, 1-24 characters without control characters. 24 characters
- * are at most PROTO_NAME_BYTES bytes, which the store keeps, so a name accepted here is stored. */
-static proto_status read_name(const json_t *value, proto_msg *out, char *msg, size_t size)
+/* A name-like text (a player name, a search): trimmed of spaces, 1-24 characters without control
+ * characters, copied into out (PROTO_NAME_BYTES + 1). 24 characters are at most PROTO_NAME_BYTES
+ * bytes, which the store keeps, so a name accepted here is stored. */
+static proto_status read_short_text(const char *key, const json_t *value, char *out, char *msg, size_t size)
 {
     const char *s = json_string_value(value);
     while (*s == ' ')
@@ -205,14 +222,14 @@ static proto_status read_name(const json_t *value, proto_msg *out, char *msg, si
     while (len > 0 && s[len - 1] == ' ')
         len--;
     if (len > PROTO_NAME_BYTES) /* more than 24 characters, whatever they are */
-        return fail(PROTO_BAD_REQUEST, msg, size, "name must be 1 to %d characters.", PROTO_NAME_MAX);
-    memcpy(out->name, s, len);
-    out->name[len] = '\0';
+        return fail(PROTO_BAD_REQUEST, msg, size, "%s must be 1 to %d characters.", key, PROTO_NAME_MAX);
+    memcpy(out, s, len);
+    out[len] = '\0';
     size_t chars;
-    if (!plain_text(out->name, &chars))
-        return fail(PROTO_BAD_REQUEST, msg, size, "name may not hold control characters.");
+    if (!plain_text(out, &chars))
+        return fail(PROTO_BAD_REQUEST, msg, size, "%s may not hold control characters.", key);
     if (chars < 1 || chars > PROTO_NAME_MAX)
-        return fail(PROTO_BAD_REQUEST, msg, size, "name must be 1 to %d characters.", PROTO_NAME_MAX);
+        return fail(PROTO_BAD_REQUEST, msg, size, "%s must be 1 to %d characters.", key, PROTO_NAME_MAX);
     return PROTO_OK;
 }
 
@@ -296,6 +313,20 @@ static bool valid_token(const char *s)
     return len >= PROTO_TOKEN_MIN && len <= PROTO_TOKEN_LEN && strspn(s, ALPHABET) == len;
 }
 
+/* A whole number written in decimal digits alone (1 to 18 of them, so it fits 63 bits): a
+ * cursor ("1234") or the number of a player's id ("p12"). */
+static bool decimal(const char *s, uint64_t *out)
+{
+    size_t len = s != NULL ? strlen(s) : 0;
+    if (len < 1 || len > 18 || strspn(s, "0123456789") != len)
+        return false;
+    uint64_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n = n * 10 + (uint64_t)(s[i] - '0');
+    *out = n;
+    return true;
+}
+
 /* A hand number: an integer of at least 1. */
 static bool hand_number(const json_t *value, int64_t *out)
 {
@@ -319,7 +350,7 @@ static proto_status read_field(field f, const char *key, const json_t *value, pr
     case F_NAME:
         if (!json_is_string(value))
             return fail(PROTO_BAD_REQUEST, msg, size, "name must be a string.");
-        return read_name(value, out, msg, size);
+        return read_short_text("name", value, out->name, msg, size);
     case F_TOKEN: {
         const char *s = json_string_value(value);
         if (!valid_token(s))
@@ -331,7 +362,8 @@ static proto_status read_field(field f, const char *key, const json_t *value, pr
     }
     case F_CODE:
         if (!json_is_string(value) || !proto_parse_code(json_string_value(value), out->code))
-            return fail(PROTO_BAD_REQUEST, msg, size, "code must be a %d-character table code.", PROTO_CODE_LEN);
+            return fail(PROTO_BAD_REQUEST, msg, size, "code must be a table code of %d to %d letters and digits.",
+                        PROTO_CODE_MIN, PROTO_CODE_LEN);
         return PROTO_OK;
     case F_SEAT:
         if (!json_is_integer(value) || json_integer_value(value) < 0 || json_integer_value(value) >= LIMIT_SEATS)
@@ -395,6 +427,47 @@ static proto_status read_field(field f, const char *key, const json_t *value, pr
         if (!hand_number(value, &out->before))
             return fail(PROTO_BAD_REQUEST, msg, size, "before must be a hand number: an integer of at least 1.");
         return PROTO_OK;
+    case F_LIMIT:
+        if (!json_is_integer(value) || json_integer_value(value) < 1 || json_integer_value(value) > LIMIT_TABLES_PAGE)
+            return fail(PROTO_BAD_REQUEST, msg, size, "limit must be an integer from 1 to %d.", LIMIT_TABLES_PAGE);
+        out->limit = (int)json_integer_value(value);
+        return PROTO_OK;
+    case F_CURSOR:
+        if (!json_is_string(value) || !decimal(json_string_value(value), &out->after) || out->after == 0)
+            return fail(PROTO_BAD_REQUEST, msg, size, "after must be the \"next\" of an earlier tables reply.");
+        return PROTO_OK;
+    case F_STATE: {
+        const char *s = json_string_value(value);
+        if (s != NULL && strcmp(s, "waiting") == 0)
+            out->state = PROTO_TABLES_WAITING;
+        else if (s != NULL && strcmp(s, "playing") == 0)
+            out->state = PROTO_TABLES_PLAYING;
+        else
+            return fail(PROTO_BAD_REQUEST, msg, size, "state must be \"waiting\" or \"playing\".");
+        return PROTO_OK;
+    }
+    case F_FREE_SEAT:
+        if (!json_is_boolean(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "free_seat must be true or false.");
+        out->free_seat = json_is_true(value);
+        return PROTO_OK;
+    case F_SEARCH:
+        if (!json_is_string(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "search must be a string.");
+        return read_short_text("search", value, out->search, msg, size);
+    case F_LOCKED:
+        if (!json_is_boolean(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "locked must be true or false.");
+        out->locked = json_is_true(value);
+        return PROTO_OK;
+    case F_PLAYER: {
+        const char *s = json_string_value(value);
+        uint64_t id = 0;
+        if (s == NULL || s[0] != 'p' || !decimal(s + 1, &id) || id == 0)
+            return fail(PROTO_BAD_REQUEST, msg, size, "player must be a player's id, such as \"p12\".");
+        out->player = (int64_t)id;
+        return PROTO_OK;
+    }
     }
     return fail(PROTO_BAD_REQUEST, msg, size, "%s is not understood.", key);
 }
@@ -449,6 +522,8 @@ static proto_status decode_object(proto_msg *out, char *msg, size_t size)
 proto_status proto_decode(const char *text, size_t len, proto_msg *out, char *msg, size_t size)
 {
     memset(out, 0, sizeof *out);
+    out->seat = -1;
+    out->limit = LIMIT_TABLES_PAGE;
     json_error_t error;
     out->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
     if (out->root == NULL)
@@ -494,12 +569,15 @@ static const struct {
     {"stake_min", LIMIT_STAKE_MIN},
     {"stake_max", LIMIT_STAKE_MAX},
     {"code_chars", LIMIT_CODE_CHARS},
+    {"code_min_chars", LIMIT_CODE_MIN_CHARS},
+    {"tables_page", LIMIT_TABLES_PAGE},
     {"message_bytes", LIMIT_MESSAGE_BYTES},
     {"messages_per_second", LIMIT_RATE_PER_SECOND},
     {"message_burst", LIMIT_RATE_BURST},
     {"history_page", LIMIT_HISTORY_PAGE},
     {"tables_per_player", LIMIT_TABLES_PER_PLAYER},
     {"table_members", LIMIT_TABLE_MEMBERS},
+    {"table_watchers", LIMIT_TABLE_WATCHERS},
     {"chat_burst", LIMIT_CHAT_BURST},
     {"chat_per_minute", LIMIT_CHAT_PER_MINUTE},
 };

@@ -30,7 +30,8 @@
 #define PROTO_ACCOUNT_MAX LIMIT_ACCOUNT_MAX_CHARS
 #define PROTO_PASSWORD_MIN LIMIT_PASSWORD_MIN_BYTES /* bytes of a password in UTF-8 */
 #define PROTO_PASSWORD_MAX LIMIT_PASSWORD_MAX_BYTES
-#define PROTO_CODE_LEN LIMIT_CODE_CHARS          /* characters of a table code */
+#define PROTO_CODE_LEN LIMIT_CODE_CHARS          /* characters of a table code, at most (a new table's) */
+#define PROTO_CODE_MIN LIMIT_CODE_MIN_CHARS      /* characters of a table code, at least (older tables') */
 #define PROTO_TURN_SECONDS_MIN LIMIT_TURN_SECONDS_MIN
 #define PROTO_TURN_SECONDS_MAX LIMIT_TURN_SECONDS_MAX
 #define PROTO_MESSAGE_SIZE 256                   /* bytes of an error's sentence (a buffer, not a limit) */
@@ -58,8 +59,17 @@ typedef enum {
     PROTO_LOGOUT,
     PROTO_HISTORY,
     PROTO_REPLAY,
+    PROTO_LOCK_TABLE,
+    PROTO_REMOVE_MEMBER,
     PROTO_TYPES
 } proto_type;
+
+/* list_tables' `state` filter. */
+typedef enum {
+    PROTO_TABLES_ANY = 0,
+    PROTO_TABLES_WAITING, /* "waiting": no hand played or between them, waiting for the host */
+    PROTO_TABLES_PLAYING  /* "playing": a hand on, or the pause between two */
+} proto_tables_state;
 
 typedef enum {
     PROTO_OK = 0,
@@ -77,8 +87,8 @@ typedef struct proto_msg {
     char name[PROTO_NAME_BYTES + 1];   /* UTF-8, trimmed: a player name, or for register and
                                           login an account name (PROTOCOL.md's rule) */
     char token[PROTO_TOKEN_LEN + 1];   /* "" if none; 16-64 of [A-Za-z0-9_-] */
-    char code[PROTO_CODE_LEN + 1];     /* upper case */
-    int seat;                          /* 0..LIMIT_SEATS - 1 */
+    char code[PROTO_CODE_LEN + 1];     /* upper case, PROTO_CODE_MIN to PROTO_CODE_LEN characters */
+    int seat;                          /* 0..LIMIT_SEATS - 1; -1 when not given (join_table's is optional) */
     int turn_seconds;                  /* 0 when not given */
     bool is_public;
     const char *game;                  /* borrowed */
@@ -88,6 +98,15 @@ typedef struct proto_msg {
     const char *password;              /* borrowed, register and login: 8-1024 bytes, as sent */
     int64_t hand;                      /* replay: a hand number >= 1 */
     int64_t before;                    /* history: a hand number >= 1, 0 when not given */
+    /* list_tables */
+    int limit;                         /* 1..LIMIT_TABLES_PAGE, LIMIT_TABLES_PAGE when not given */
+    uint64_t after;                    /* the `next` cursor of the page before, 0 for the first page */
+    proto_tables_state state;          /* PROTO_TABLES_ANY when not given */
+    bool free_seat;                    /* only tables with an empty seat one may take */
+    char search[PROTO_NAME_BYTES + 1]; /* trimmed, "" when not given: a host's name or a code's start */
+    /* (`game`, above, is the game filter: NULL when not given) */
+    bool locked;                       /* lock_table */
+    int64_t player;                    /* remove_member: the player's id ("p12" is 12) */
 } proto_msg;
 
 /* The error code of a refusal (PROTO_ERR_BAD_JSON, …); PROTO_ERR_INTERNAL for PROTO_OK. */
@@ -114,7 +133,8 @@ json_t *proto_error(const json_t *id, const char *code, const char *message);
  * {"seats":4,"name_chars":24,…}. A new reference. */
 json_t *proto_limits_json(void);
 
-/* True if text is a table code (any case); writes it upper-cased into out. */
+/* True if text is a table code (any case, PROTO_CODE_MIN to PROTO_CODE_LEN characters); writes
+ * it upper-cased into out. */
 bool proto_parse_code(const char *text, char out[PROTO_CODE_LEN + 1]);
 
 #endif

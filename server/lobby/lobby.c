@@ -11,6 +11,8 @@
  */
 #include "lobby.h"
 
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,13 @@
 #include "log.h"
 
 #define SWEEP_MS 1000
+#define THROTTLE_SWEEP_EVERY 60 /* sweeps: the throttles forget idle addresses once a minute */
+#define CODE_MISS_KEYS 16384    /* addresses whose misses are remembered at once */
+/* A tables reply: its summaries, and room to spare for the rest (type, an id of up to 64 bytes
+ * however escaped, next, total). */
+#define TABLES_ENVELOPE_BYTES 1024
+_Static_assert(LIMIT_TABLES_REPLY_BYTES * 4 <= NET_MAX_QUEUED_BYTES,
+               "a tables reply is far below what a connection may have queued");
 
 lobby_config lobby_config_default(void)
 {
@@ -36,6 +45,18 @@ lobby_config lobby_config_default(void)
                           .max_tables = 10000,
                           .rate_per_second = LIMIT_RATE_PER_SECOND,
                           .rate_burst = LIMIT_RATE_BURST};
+}
+
+throttle_config lobby_code_miss_config(void)
+{
+    return (throttle_config){.rate = 2.0 / LIMIT_CODE_MISS_SECONDS,
+                             .burst = 2.0 * LIMIT_CODE_MISSES_BURST,
+                             .base_delay_ms = LIMIT_CODE_MISS_SECONDS * 1000,
+                             .max_delay_ms = (uint64_t)LIMIT_CODE_MISS_MAX_WAIT_SECONDS * 1000,
+                             /* longer than a spent bucket takes to fill, and than the longest wait,
+                              * so forgetting a key never gives it back more than waiting would */
+                             .idle_ms = 2 * (uint64_t)LIMIT_CODE_MISS_MAX_WAIT_SECONDS * 1000 + 3600 * 1000,
+                             .max_keys = CODE_MISS_KEYS};
 }
 
 /* --- sending --- */
@@ -177,6 +198,7 @@ static bool add_room(lobby *l, room *r)
     if (node == NULL)
         return false;
     node->r = r;
+    node->serial = ++l->next_serial;
     node->next = l->rooms;
     l->rooms = node;
     unsigned b = lobby_bucket(room_code(r));
@@ -218,15 +240,88 @@ static void member_left(void *ctx, room *r, player *p)
 
 /* --- the commands --- */
 
+/* Whether text holds needle, ASCII letters in either case. */
+static bool contains_folded(const char *text, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *t = text; strlen(t) >= n; t++) {
+        size_t i = 0;
+        while (i < n && tolower((unsigned char)t[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+/* list_tables' search: the start of the table's code, or a part of its host's name. */
+static bool search_matches(const room *r, const char *search)
+{
+    const char *code = room_code(r);
+    size_t i = 0;
+    while (search[i] != '\0' && code[i] != '\0' && toupper((unsigned char)search[i]) == code[i])
+        i++;
+    return search[i] == '\0' || contains_folded(room_host_name(r), search);
+}
+
+/* A table list_tables shows: public, open, and through every filter asked. */
+static bool listed(const room *r, const proto_msg *m)
+{
+    room_state state = room_get_state(r);
+    if (!room_is_public(r) || state == ROOM_CLOSED)
+        return false;
+    if (m->game != NULL && strcmp(room_game(r)->name, m->game) != 0)
+        return false;
+    if (m->state == PROTO_TABLES_WAITING && state != ROOM_WAITING)
+        return false;
+    if (m->state == PROTO_TABLES_PLAYING && state != ROOM_PLAYING && state != ROOM_BETWEEN_HANDS)
+        return false;
+    if (m->free_seat && (room_free_seats(r) == 0 || room_is_locked(r)))
+        return false;
+    return m->search[0] == '\0' || search_matches(r, m->search);
+}
+
+/*
+ * One page of the public tables, newest first: at most `limit` summaries of the tables that came
+ * in before the cursor (their serial, which only grows), and no more bytes than
+ * LIMIT_TABLES_REPLY_BYTES, whatever the tables hold. A table that opens while someone pages
+ * comes before their cursor (a refresh shows it); one that closes is simply not there: no table
+ * is shown twice or skipped.
+ */
 static void list_tables(request *q)
 {
+    const proto_msg *m = q->m;
     json_t *tables = json_array();
-    for (room_node *n = q->l->rooms; n != NULL; n = n->next)
-        if (room_is_public(n->r) && room_get_state(n->r) != ROOM_CLOSED)
-            json_array_append_new(tables, room_summary(n->r));
-    json_t *reply = json_pack("{s:s, s:o}", "type", "tables", "tables", tables);
-    if (q->m->id != NULL)
-        json_object_set(reply, "id", q->m->id);
+    size_t bytes = 0, total = 0;
+    uint64_t last = 0;
+    bool more = false;
+    for (room_node *n = q->l->rooms; n != NULL; n = n->next) {
+        if (!listed(n->r, m))
+            continue;
+        total++;
+        if (more || (m->after != 0 && n->serial >= m->after))
+            continue;
+        if (json_array_size(tables) == (size_t)m->limit) {
+            more = true;
+            continue;
+        }
+        json_t *summary = room_summary(n->r);
+        size_t size = json_dumpb(summary, NULL, 0, JSON_COMPACT) + 1; /* and its comma */
+        if (json_array_size(tables) > 0 && bytes + size > LIMIT_TABLES_REPLY_BYTES - TABLES_ENVELOPE_BYTES) {
+            json_decref(summary);
+            more = true;
+            continue;
+        }
+        bytes += size;
+        json_array_append_new(tables, summary);
+        last = n->serial;
+    }
+    char next[24];
+    snprintf(next, sizeof next, "%" PRIu64, last);
+    json_t *reply = json_pack("{s:s, s:o, s:o, s:I}", "type", "tables", "tables", tables, "next",
+                              more ? json_string(next) : json_null(), "total", (json_int_t)total);
+    if (m->id != NULL)
+        json_object_set(reply, "id", m->id);
     lobby_send_json(q->c, reply);
 }
 
@@ -354,21 +449,96 @@ static void table_history(request *q, room *r)
     }
 }
 
-/* The commands addressed to one table: find it, run the room's command, answer ok or the error. */
+/* --- joining by code --- */
+
+/*
+ * The key join_table's failures are counted by: the peer's address (net_conn_peer: the client's
+ * own behind a trusted proxy), an IPv6 one by its /56, the block one customer gets, or an
+ * attacker's 2^8 /64s, or 2^72 addresses, would each count apart.
+ */
+static void address_key(const client *c, char out[INET6_ADDRSTRLEN + 8])
+{
+    const char *peer = c->conn != NULL ? net_conn_peer(c->conn) : "";
+    unsigned char a[16];
+    if (inet_pton(AF_INET6, peer, a) != 1) {
+        snprintf(out, INET6_ADDRSTRLEN + 8, "%s", peer);
+        return;
+    }
+    static const unsigned char V4_MAPPED[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    if (memcmp(a, V4_MAPPED, sizeof V4_MAPPED) == 0) { /* ::ffff:1.2.3.4 is 1.2.3.4 */
+        inet_ntop(AF_INET, a + 12, out, INET6_ADDRSTRLEN + 8);
+        return;
+    }
+    memset(a + 7, 0, sizeof a - 7);
+    inet_ntop(AF_INET6, a, out, INET6_ADDRSTRLEN);
+    strcat(out, "/56");
+}
+
+static void send_rate_limited(lobby *l, client *c, const json_t *id, uint64_t wait_ms)
+{
+    char why[160];
+    snprintf(why, sizeof why, "Too many codes that name no table came from your address; try again in %" PRIu64 " s.",
+             (wait_ms + 999) / 1000);
+    count_error(l, proto_error_name(PROTO_ERR_RATE_LIMITED));
+    json_t *error = proto_error(id, proto_error_name(PROTO_ERR_RATE_LIMITED), why);
+    json_object_set_new(error, "retry_ms", json_integer((json_int_t)wait_ms));
+    lobby_send_json(c, error);
+}
+
+/*
+ * join_table. Joining a public table, or one the player is at already (a member, a seat), is
+ * free. Any other try (the code names a private table, or nothing) must first get past the
+ * address's throttle, whatever it will find, so a hit and a miss look alike to someone waiting
+ * out the throttle; a miss then counts against the address.
+ */
+static void join_table(request *q, room *r)
+{
+    lobby *l = q->l;
+    proto_msg *m = q->m;
+    player *p = q->c->p;
+    bool open = r != NULL && (room_is_public(r) || room_knows(r, p));
+    char key[INET6_ADDRSTRLEN + 8] = "";
+    uint64_t now = uv_now(l->loop), wait = 0;
+    if (!open) {
+        address_key(q->c, key);
+        if (throttle_blocked(l->code_misses, key, now, &wait)) {
+            send_rate_limited(l, q->c, m->id, wait);
+            return;
+        }
+    }
+    if (r == NULL) {
+        throttle_allow(l->code_misses, key, now, NULL); /* the try */
+        throttle_fail(l->code_misses, key, now);        /* and the miss, which may lengthen the wait */
+        lobby_send_error(l, q->c, m->id, PROTO_ERR_NO_SUCH_TABLE, "No open table has that code.");
+        return;
+    }
+    char msg[GAME_MESSAGE_SIZE] = "";
+    const char *error = room_join(r, p, m->seat, m->id, msg, sizeof msg);
+    if (error != NULL)
+        lobby_send_error_named(l, q->c, m->id, error, msg);
+    else if (!open)
+        throttle_succeed(l->code_misses, key, now); /* one who found their friends' table is forgiven */
+}
+
+/* The commands addressed to one table: find it, run the room's command, answer ok or the error.
+ * A private table the player is not at answers as no table would. */
 static void table_command(request *q)
 {
     lobby *l = q->l;
     proto_msg *m = q->m;
+    player *p = q->c->p;
     room *r = find_room(l, m->code);
-    if (r == NULL) {
+    if (m->type == PROTO_JOIN_TABLE) {
+        join_table(q, r);
+        return;
+    }
+    if (r == NULL || (!room_is_public(r) && !room_knows(r, p))) {
         lobby_send_error(l, q->c, m->id, PROTO_ERR_NO_SUCH_TABLE, "No open table has that code.");
         return;
     }
-    player *p = q->c->p;
     char msg[GAME_MESSAGE_SIZE] = "";
     const char *error = NULL;
     switch (m->type) {
-    case PROTO_JOIN_TABLE: error = room_join(r, p, -1, m->id, msg, sizeof msg); break;
     case PROTO_LEAVE_TABLE: error = room_leave(r, p, msg, sizeof msg); break;
     case PROTO_TAKE_SEAT: error = room_take_seat(r, p, m->seat, msg, sizeof msg); break;
     case PROTO_LEAVE_SEAT: error = room_leave_seat(r, p, msg, sizeof msg); break;
@@ -384,6 +554,8 @@ static void table_command(request *q)
         }
         break;
     case PROTO_CHAT: error = room_chat(r, p, m->text, msg, sizeof msg); break;
+    case PROTO_LOCK_TABLE: error = room_lock(r, p, m->locked, msg, sizeof msg); break;
+    case PROTO_REMOVE_MEMBER: error = room_remove_member(r, p, m->player, msg, sizeof msg); break;
     case PROTO_HISTORY:
     case PROTO_REPLAY: table_history(q, r); return;
     default:
@@ -393,7 +565,7 @@ static void table_command(request *q)
     }
     if (error != NULL)
         lobby_send_error_named(l, q->c, m->id, error, msg);
-    else if (m->type != PROTO_JOIN_TABLE) /* join answers with its snapshot */
+    else
         lobby_send_ok(q->c, m->id);
 }
 
@@ -592,6 +764,8 @@ static void on_sweep(uv_timer_t *timer)
         if (p->n_rooms == 0)
             lobby_free_player(l, p);
     }
+    if (++l->sweeps % THROTTLE_SWEEP_EVERY == 0)
+        throttle_sweep(l->code_misses, now);
 }
 
 /* --- life cycle --- */
@@ -606,6 +780,12 @@ lobby *lobby_create(uv_loop_t *loop, const lobby_config *config, store *st)
     l->loop = loop;
     l->config = *config;
     l->store = st;
+    throttle_config misses = lobby_code_miss_config();
+    l->code_misses = throttle_create(&misses);
+    if (l->code_misses == NULL) {
+        free(l);
+        return NULL;
+    }
     l->env = (room_env){.ctx = l,
                         .loop = loop,
                         .send = room_send,
@@ -687,6 +867,7 @@ void lobby_maybe_free(lobby *l)
         return;
     while (l->players != NULL)
         lobby_free_player(l, l->players);
+    throttle_destroy(l->code_misses);
     free(l);
 }
 

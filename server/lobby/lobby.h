@@ -4,7 +4,9 @@
  *
  * It is the net_handlers of the network layer. Every message is rate limited per connection and
  * validated before it touches a table; a refused message gets an error reply with a stable code
- * and changes nothing. Players who drop keep their identity (and seats) for the reconnection grace
+ * and changes nothing. A private table is invisible to those it does not know: any command
+ * naming it is answered as if no table had that code, and join_table's misses are throttled by
+ * address, so its code cannot be found by trying. Players who drop keep their identity (and seats) for the reconnection grace
  * period and resume with the token they were given.
  */
 #ifndef LOBBY_H
@@ -14,6 +16,7 @@
 
 #include "net.h"
 #include "store.h"
+#include "throttle.h"
 
 typedef struct lobby lobby;
 
@@ -32,6 +35,10 @@ typedef struct lobby_config {
 /* Defaults: 30 s turns, 120 s reconnection, 700 ms bots, 10 s between hands, 60 s empty close,
  * 5 s retry, 10,000 tables, 20 messages/s with bursts of 40. */
 lobby_config lobby_config_default(void);
+
+/* The throttle of join_table's failures by address (house_limits.h, LIMIT_CODE_MISS*): a failure
+ * takes two tokens (the try and the miss), so the bucket holds twice the burst of misses. */
+throttle_config lobby_code_miss_config(void);
 
 /* With a store, players, tables, hands and the ledger are kept in it; NULL keeps nothing (tests). */
 lobby *lobby_create(uv_loop_t *loop, const lobby_config *config, store *st);

@@ -18,6 +18,7 @@
 #include "ratelimit.h"
 #include "room.h"
 #include "store.h"
+#include "throttle.h"
 
 #define LOBBY_BUCKETS 4096
 #define LOBBY_MAX_ERROR_CODES 64
@@ -41,6 +42,7 @@ typedef struct client {
 
 typedef struct room_node {
     room *r;
+    uint64_t serial;                  /* the order tables came in (list_tables' cursor): grows, never reused */
     struct room_node *next;
     struct room_node *next_in_bucket; /* rooms_by_code: every table command looks its room up */
 } room_node;
@@ -54,11 +56,14 @@ struct lobby {
     player *by_token[LOBBY_BUCKETS];
     player *by_id[LOBBY_BUCKETS];
     int64_t next_player_id;               /* without a store */
-    room_node *rooms;
+    room_node *rooms;                     /* newest first */
+    uint64_t next_serial;
     room_node *rooms_by_code[LOBBY_BUCKETS];
     int n_rooms;
     uv_timer_t sweep;
     bool sweep_closed;
+    unsigned sweeps;                      /* sweeps so far (the throttles are swept less often) */
+    throttle *code_misses;                /* join_table's failures by address */
     int pending;                          /* store requests not yet answered */
     int password_jobs;                    /* registers and logins being hashed */
     size_t n_players;

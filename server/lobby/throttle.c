@@ -143,6 +143,26 @@ bool throttle_allow(throttle *t, const char *key, uint64_t now_ms, uint64_t *wai
     return true;
 }
 
+bool throttle_blocked(const throttle *t, const char *key, uint64_t now_ms, uint64_t *wait_ms)
+{
+    const entry *e = t->buckets[hash_key(key)];
+    while (e != NULL && strncmp(e->key, key, THROTTLE_KEY_MAX - 1) != 0)
+        e = e->next;
+    uint64_t wait = 0;
+    if (e == NULL) {
+        wait = t->n >= t->config.max_keys ? 1000 : 0;
+    } else if (now_ms < e->blocked_until) {
+        wait = e->blocked_until - now_ms;
+    } else {
+        entry now = *e; /* the bucket brought up to date, on a copy */
+        refill(t, &now, now_ms);
+        wait = until_token(t, &now);
+    }
+    if (wait_ms != NULL)
+        *wait_ms = wait;
+    return wait > 0;
+}
+
 void throttle_fail(throttle *t, const char *key, uint64_t now_ms)
 {
     entry *e = find(t, key, now_ms);

@@ -37,6 +37,12 @@ void throttle_destroy(throttle *t);
  * until it may. */
 bool throttle_allow(throttle *t, const char *key, uint64_t now_ms, uint64_t *wait_ms);
 
+/* Would key be refused now (waiting out its delay, or no token left)? Takes nothing and makes no
+ * entry: for a gate where only failures count, checked before the outcome is known and followed,
+ * on a failure, by throttle_allow and throttle_fail. A key not yet known is refused only when the
+ * table is full (as throttle_allow would refuse it when no key is idle). */
+bool throttle_blocked(const throttle *t, const char *key, uint64_t now_ms, uint64_t *wait_ms);
+
 /* A failure by key (a wrong password, a code that names no table): spends a token and, once the
  * bucket is empty, doubles the key's delay. */
 void throttle_fail(throttle *t, const char *key, uint64_t now_ms);

@@ -917,6 +917,33 @@ bool room_has_member(const room *r, const player *p) { return find_member(r, p) 
 const game_ops *room_game(const room *r) { return r->game; }
 const json_t *room_options(const room *r) { return r->options; }
 int64_t room_table_id(const room *r) { return r->table_id; }
+bool room_is_locked(const room *r) { return r->locked; }
+
+int room_free_seats(const room *r)
+{
+    int n = 0;
+    for (int s = 0; s < GAME_SEATS; s++)
+        n += !seat_filled(&r->seats[s]);
+    return n;
+}
+
+const char *room_host_name(const room *r)
+{
+    for (int i = 0; i < r->n_members; i++)
+        if (r->members[i].p->id == r->host_id)
+            return r->members[i].p->name;
+    return "";
+}
+
+bool room_knows(const room *r, const player *p)
+{
+    if (find_member(r, p) != NULL || seat_of(r, p) >= 0)
+        return true;
+    for (int s = 0; s < GAME_SEATS; s++)
+        if (r->seats[s].leaving && r->seats[s].left_id == p->id)
+            return true;
+    return false;
+}
 
 /* --- commands --- */
 
@@ -929,11 +956,18 @@ static bool seats_locked(const room *r)
 const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg, size_t msg_size)
 {
     member *m = find_member(r, p);
+    if (r->locked && !room_knows(r, p))
+        return FAIL(PROTO_ERR_TABLE_LOCKED, "The host has locked this table: only the people already at it may come in.");
     if (seat >= 0 && (m != NULL || seat_filled(&r->seats[seat]) || seats_locked(r)))
         return FAIL(PROTO_ERR_SEAT_TAKEN, "Seat %d is not free.", seat);
     if (m == NULL) {
-        if (r->n_members >= ROOM_MAX_MEMBERS)
-            return FAIL(PROTO_ERR_TABLE_FULL, "This table has as many people as it can take.");
+        /* a newcomer who will watch takes a watcher's place; the seats' places stay for those who sit */
+        bool will_watch = seat < 0 && seat_of(r, p) < 0;
+        if (r->n_members >= ROOM_MAX_MEMBERS || (will_watch && watcher_count(r) >= LIMIT_TABLE_WATCHERS))
+            return FAIL(PROTO_ERR_TABLE_FULL,
+                        "This table has as many people watching as it can take (%d); a free seat can still be "
+                        "taken by joining straight into it.",
+                        LIMIT_TABLE_WATCHERS);
         if (p->n_rooms >= PLAYER_MAX_ROOMS)
             return FAIL(PROTO_ERR_TOO_MANY_TABLES, "You are at %d tables already; leave one first.", PLAYER_MAX_ROOMS);
         m = &r->members[r->n_members++];
@@ -1027,6 +1061,8 @@ const char *room_leave_seat(room *r, player *p, char *msg, size_t msg_size)
         return FAIL(PROTO_ERR_NOT_SEATED, "You have no seat at this table.");
     if (seats_locked(r))
         return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "Seats change between hands; leaving the table hands your seat to a bot.");
+    if (watcher_count(r) >= LIMIT_TABLE_WATCHERS) /* else joining into a seat and standing up fills every place */
+        return FAIL(PROTO_ERR_TABLE_FULL, "Every place to watch is taken; leave the table instead.");
     r->seats[seat].p = NULL;
     room_broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", seat));
     save_table(r);
@@ -1056,6 +1092,50 @@ static const char *bot_seat_change(room *r, const player *p, int seat, bool add,
     r->seats[seat].bot = add;
     room_broadcast(r, json_pack("{s:s, s:i}", "kind", add ? "bot_added" : "bot_removed", "seat", seat));
     save_table(r);
+    return NULL;
+}
+
+const char *room_lock(room *r, player *p, bool locked, char *msg, size_t msg_size)
+{
+    const char *error = host_only(r, p, msg, msg_size);
+    if (error != NULL)
+        return error;
+    if (r->locked != locked) {
+        r->locked = locked;
+        room_broadcast(r, json_pack("{s:s, s:b}", "kind", "locked", "locked", locked));
+    }
+    return NULL;
+}
+
+const char *room_remove_member(room *r, player *p, int64_t target, char *msg, size_t msg_size)
+{
+    const char *error = host_only(r, p, msg, msg_size);
+    if (error != NULL)
+        return error;
+    char ref[REF_SIZE];
+    if (target == p->id)
+        return FAIL(PROTO_ERR_BAD_REQUEST, "You cannot remove yourself; leave the table instead.");
+    player *t = NULL;
+    for (int i = 0; i < r->n_members && t == NULL; i++)
+        if (r->members[i].p->id == target)
+            t = r->members[i].p;
+    if (t == NULL)
+        return FAIL(PROTO_ERR_NOT_AT_TABLE, "%s is not at table %s.", player_ref(target, ref), r->code);
+    int seat = seat_of(r, t);
+    if (seat >= 0) { /* a seated player stands up and watches: removing them again sends them away */
+        if (seats_locked(r))
+            return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "A seated player can be stood up only between hands.");
+        r->seats[seat].p = NULL;
+        json_t *event = room_event_with_player("seat_left", t);
+        json_object_set_new(event, "seat", json_integer(seat));
+        json_object_set_new(event, "removed", json_true());
+        room_broadcast(r, event);
+        save_table(r);
+        return NULL;
+    }
+    room_broadcast(r, room_event_with_player("removed", t)); /* they are told too, then are no member */
+    drop_member(r, t);
+    update_empty_timer(r);
     return NULL;
 }
 
@@ -1162,8 +1242,9 @@ void room_player_connected(room *r, player *p, const json_t *id)
 void room_player_disconnected(room *r, player *p)
 {
     int seat = seat_of(r, p);
-    if (seat < 0) {
-        drop_member(r, p); /* a spectator who drops simply leaves */
+    if (seat < 0) { /* a spectator who drops simply leaves (the others' lists of watchers follow) */
+        room_broadcast(r, room_event_with_player("left", p));
+        drop_member(r, p);
         update_empty_timer(r);
         return;
     }

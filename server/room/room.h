@@ -77,8 +77,19 @@ const json_t *room_options(const room *r);
 int64_t room_table_id(const room *r);
 /* The lobby's summary of the table. */
 json_t *room_summary(const room *r);
+/* The host locked it (room_lock). */
+bool room_is_locked(const room *r);
+/* Seats with neither a person nor a bot. */
+int room_free_seats(const room *r);
+/* The host's name, "" when the table has no host at it. */
+const char *room_host_name(const room *r);
+/* The player is a member, or holds a seat here (also one they left during the hand in play):
+ * someone the table already knows, who may come back in even when it is locked. */
+bool room_knows(const room *r, const player *p);
 
-/* Joins the player (as a spectator, or straight into `seat` when seat >= 0) and sends a snapshot. */
+/* Joins the player (as a spectator, or straight into `seat` when seat >= 0) and sends a snapshot.
+ * A locked table takes only players it knows (room_knows); watchers are at most
+ * LIMIT_TABLE_WATCHERS, so the other member places stay for people coming to sit. */
 const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg, size_t msg_size);
 const char *room_leave(room *r, player *p, char *msg, size_t msg_size);
 const char *room_take_seat(room *r, player *p, int seat, char *msg, size_t msg_size);
@@ -91,6 +102,11 @@ const char *room_ready(room *r, player *p, char *msg, size_t msg_size);
  * error if it could not be); a refused one returns its error now. */
 const char *room_act(room *r, player *p, const json_t *action, const json_t *id, char *msg, size_t msg_size);
 const char *room_chat(room *r, player *p, const char *text, char *msg, size_t msg_size);
+/* Host only: a locked table refuses join_table from anyone it does not know (event `locked`). */
+const char *room_lock(room *r, player *p, bool locked, char *msg, size_t msg_size);
+/* Host only: sends a watcher away (event `removed`; they stop being a member) or, between hands,
+ * stands a seated player up to watch (event `seat_left` with "removed"). */
+const char *room_remove_member(room *r, player *p, int64_t target, char *msg, size_t msg_size);
 
 /* The player's connection came or went; on coming back it is sent what it missed and a snapshot. */
 void room_player_connected(room *r, player *p, const json_t *id);

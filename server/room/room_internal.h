@@ -82,6 +82,7 @@ struct room {
     char code[PROTO_CODE_LEN + 1];
     room_state state;
     int64_t host_id;            /* the host's player id, 0 when none */
+    bool locked;                /* the host locked it: only its members and seated players come in */
     seat_state seats[GAME_SEATS];
     member members[ROOM_MAX_MEMBERS];
     int n_members;
@@ -140,6 +141,15 @@ static inline int seat_of(const room *r, const player *p)
 
 static inline bool seat_filled(const seat_state *s) { return s->bot || s->p != NULL; }
 
+/* Members without a seat. */
+static inline int watcher_count(const room *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->n_members; i++)
+        n += seat_of(r, r->members[i].p) < 0;
+    return n;
+}
+
 /* A bot plays the seat: a bot seat, a player who left, or a player not connected. */
 static inline bool seat_covered_by_bot(const seat_state *s)
 {
@@ -180,6 +190,7 @@ void room_send_snapshot(room *r, member *m, const json_t *id);
 /* Numbers the event (taking it), keeps it for resuming members and sends it to every connected
  * member, with its own view when the event can change it. */
 void room_broadcast(room *r, json_t *event);
+/* {"kind":kind,"player":"p12","name":…}; without "kind" when kind is NULL. */
 json_t *room_event_with_player(const char *kind, const player *p);
 
 #endif

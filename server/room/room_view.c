@@ -63,9 +63,19 @@ static const player *find_player_by_id(const room *r, int64_t id)
 json_t *room_summary(const room *r)
 {
     const player *host = find_player_by_id(r, r->host_id);
-    return json_pack("{s:s, s:s, s:O, s:b, s:o, s:s, s:s, s:I}", "code", r->code, "game", r->game->name, "options",
+    return json_pack("{s:s, s:s, s:O, s:b, s:o, s:s, s:s, s:I, s:b}", "code", r->code, "game", r->game->name, "options",
                      r->options, "public", r->is_public, "seats", seats_json(r), "state", room_state_name(r->state), "host",
-                     host != NULL ? host->name : "", "hands_played", (json_int_t)r->hands_played);
+                     host != NULL ? host->name : "", "hands_played", (json_int_t)r->hands_played, "locked", r->locked);
+}
+
+/* The members without a seat, for the host to see whom to remove: [{"player","name"}]. */
+static json_t *watchers_json(const room *r)
+{
+    json_t *watchers = json_array();
+    for (int i = 0; i < r->n_members; i++)
+        if (seat_of(r, r->members[i].p) < 0)
+            json_array_append_new(watchers, room_event_with_player(NULL, r->members[i].p));
+    return watchers;
 }
 
 static json_t *info_json(const room *r)
@@ -79,6 +89,7 @@ static json_t *info_json(const room *r)
                         json_pack("[I,I,I,I]", (json_int_t)r->scores[0], (json_int_t)r->scores[1],
                                   (json_int_t)r->scores[2], (json_int_t)r->scores[3]));
     json_object_set_new(info, "deciding", room_deciding_json(r));
+    json_object_set_new(info, "watchers", watchers_json(r));
     return info;
 }
 
@@ -270,5 +281,8 @@ void room_broadcast(room *r, json_t *event)
 json_t *room_event_with_player(const char *kind, const player *p)
 {
     char ref[REF_SIZE];
-    return json_pack("{s:s, s:s, s:s}", "kind", kind, "player", player_ref(p->id, ref), "name", p->name);
+    json_t *event = kind != NULL ? json_pack("{s:s}", "kind", kind) : json_object();
+    json_object_set_new(event, "player", json_string(player_ref(p->id, ref)));
+    json_object_set_new(event, "name", json_string(p->name));
+    return event;
 }

@@ -4,7 +4,8 @@
  * hand from the rules page), the Play/Discard decision from a legal list, combination names of
  * §2, the account form's checks against PROTOCOL.md's rule, the paging of the server's history,
  * that every label exists in all three languages, the registry of games and the store's reading
- * of the wire (game_state, deciding, view), and that nothing outside a game's folder names it.
+ * of the wire (game_state, deciding, view, who watches, the lock), the lobby's codes and list
+ * filters, and that nothing outside a game's folder names it.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +18,7 @@ import { analyzeSelection, indicesOf } from '../../web-client/js/games/tiengow/p
 import { comboInfo, sortTiles, tileName } from '../../web-client/js/games/tiengow/tiles.js';
 import { bankOf, decidingInView } from '../../web-client/js/games/tiengow/board.js';
 import { addStrings, allKeys, setLang, t } from '../../web-client/js/i18n.js';
-import { accountProblem } from '../../web-client/js/lobby.js';
+import { CODE_PATTERN, accountProblem, listFilters, normalizeCode } from '../../web-client/js/lobby.js';
 import { findGame, gameFor, games, gameTitle, onlyGame } from '../../web-client/js/games/registry.js';
 import { HISTORY_PAGE, applyEvent, applySnapshot, applyView, decidingFrom, mergeHistory, newTable,
   runningTotals } from '../../web-client/js/store.js';
@@ -428,6 +429,62 @@ describe('the store reads the wire of any game', () => {
     applyView(ts, { type: 'view', table: 'K7M2QX', view: { hand: ['6-6'], over: false } });
     assert.deepEqual(ts.view, { hand: ['6-6'], over: false });
     assert.equal(ts.seq, 41);
+  });
+});
+
+describe('the lobby reads codes and asks for pages of tables', () => {
+  it('takes the 12-character codes of new tables and the 6 of older ones, written any way', () => {
+    assert.ok(CODE_PATTERN.test(normalizeCode('k7m2-qxab 3cde')));
+    assert.equal(normalizeCode(' k7m2-qxab 3cde '), 'K7M2QXAB3CDE');
+    assert.ok(CODE_PATTERN.test('K7M2QX'), 'a table from before codes grew');
+    assert.ok(!CODE_PATTERN.test('K7M2Q'));
+    assert.ok(!CODE_PATTERN.test('K7M2QXAB3CDEF'));
+    assert.ok(!CODE_PATTERN.test('K7M2QXAB3CD1'), 'no look-alikes');
+  });
+
+  it('turns the list\'s filters into list_tables keys', () => {
+    assert.deepEqual(listFilters({ show: 'all', game: '', search: '' }), {});
+    assert.deepEqual(listFilters({ show: 'free', game: 'tile', search: '  Ah Ma ' }), { free_seat: true, game: 'tile', search: 'Ah Ma' });
+    assert.deepEqual(listFilters({ show: 'waiting' }), { state: 'waiting' });
+    assert.deepEqual(listFilters({ show: 'playing', search: '天'.repeat(30) }), { state: 'playing', search: '天'.repeat(24) });
+  });
+});
+
+describe('the store follows who watches and the lock', () => {
+  const seats = [0, 1, 2, 3].map((seat) => ({ seat, player: seat === 0 ? 'p1' : null, name: seat === 0 ? 'Host' : null,
+    bot: false, connected: true }));
+  const snapshot = {
+    type: 'snapshot', table: 'K7M2QXAB3CDE', seq: 5, seat: 0, view: null,
+    info: { code: 'K7M2QXAB3CDE', game: 'tiengow', options: {}, public: false, host: 'p1', state: 'waiting', turn_seconds: 30,
+      hands_played: 0, scores: [0, 0, 0, 0], seats, game_state: {}, deciding: [], locked: false,
+      watchers: [{ player: 'p2', name: 'Bo' }] },
+  };
+  let seq = 5;
+  const event = (ev, seatList) => ({ type: 'event', table: 'K7M2QXAB3CDE', seq: ++seq, event: ev, deciding: [], seats: seatList || seats });
+  const sat = (player, name) => seats.map((s) => (s.seat === 2 ? { ...s, player, name } : s));
+
+  it('adds and drops watchers as they come, sit, stand up, leave or are removed', () => {
+    const ts = newTable('K7M2QXAB3CDE');
+    applySnapshot(ts, snapshot);
+    assert.deepEqual(ts.watchers.map((w) => w.player), ['p2']);
+    applyEvent(ts, event({ kind: 'joined', player: 'p3', name: 'Cy', seat: null }), 'p1');
+    applyEvent(ts, event({ kind: 'joined', player: 'p4', name: 'Di', seat: 1 }), 'p1');
+    assert.deepEqual(ts.watchers.map((w) => w.player), ['p2', 'p3'], 'one who joins into a seat does not watch');
+    applyEvent(ts, event({ kind: 'seat_taken', player: 'p3', name: 'Cy', seat: 2 }, sat('p3', 'Cy')), 'p1');
+    assert.deepEqual(ts.watchers.map((w) => w.player), ['p2']);
+    applyEvent(ts, event({ kind: 'seat_left', seat: 2, player: 'p3', removed: true }), 'p1');
+    assert.deepEqual(ts.watchers, [{ player: 'p2', name: 'Bo' }, { player: 'p3', name: 'Cy' }], 'stood up, they watch');
+    applyEvent(ts, event({ kind: 'removed', player: 'p2', name: 'Bo' }), 'p1');
+    applyEvent(ts, event({ kind: 'left', player: 'p3', name: 'Cy' }), 'p1');
+    assert.deepEqual(ts.watchers, []);
+  });
+
+  it('follows the host\'s lock', () => {
+    const ts = newTable('K7M2QXAB3CDE');
+    applySnapshot(ts, { ...snapshot, info: { ...snapshot.info, locked: true } });
+    assert.equal(ts.locked, true);
+    applyEvent(ts, event({ kind: 'locked', locked: false }), 'p1');
+    assert.equal(ts.locked, false);
   });
 });
 

@@ -11,7 +11,7 @@ import { createTable, enterName, handOvers, handTiles, launchBrowser, openPage, 
   recordFrames, screenshot, signed, soloTable, startServer } from './harness.js';
 import { illegalSelection, plainPayment } from './rules.js';
 
-const CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
+const CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{12}$/;
 
 /* Records each settlement panel the moment it is drawn (the next hand follows within a second). */
 async function watchSettlements(page) {

@@ -86,7 +86,7 @@ typedef struct crash_player {
     /* set before the thread starts */
     crash_shared *shared;
     char name[32];
-    char code[8];
+    char code[16];         /* up to 12 characters */
     int seat;              /* 0 for a table's creator, -1 for a spectator */
     bool send_ready;       /* says ready after each hand, so its table does not wait the pause */
     bool trace;            /* prints every frame (CRASH_TRACE set) */

@@ -5,8 +5,8 @@
  * PROTOCOL.md allows: only the keys listed for its type, every required one, and fields in their
  * ranges (names 1-24 characters without control characters and trimmed, account names 3-24
  * characters (at most 96 bytes) with no space, control or ASCII punctuation but '_', '-', '.'
- * and no mix of Latin, Greek and Cyrillic, passwords of 8-1024 bytes as sent, codes from the
- * code alphabet, seats 0-3, turn_seconds 5-300, hand numbers from 1, tokens of 16-64 URL-safe
+ * and no mix of Latin, Greek and Cyrillic, passwords of 8-1024 bytes as sent, codes of 6-12
+ * characters from the code alphabet, seats 0-3, turn_seconds 5-300, hand numbers from 1, tokens of 16-64 URL-safe
  * base64 characters). The table of keys below is written from PROTOCOL.md, not from proto.c, so
  * it checks one against the other. A refused frame must come with a sentence, and its id (when
  * it had a valid one) for the error reply.
@@ -19,12 +19,12 @@
 /* The keys of each client message of PROTOCOL.md besides "type" and "id"; '*' marks required. */
 static const struct {
     const char *type;
-    const char *keys[5];
+    const char *keys[6];
 } DOCUMENTED[] = {
     {"hello", {"*v", "*name", "token"}},
-    {"list_tables", {NULL}},
+    {"list_tables", {"limit", "after", "game", "state", "free_seat", "search"}},
     {"create_table", {"*game", "options", "public", "turn_seconds"}},
-    {"join_table", {"*code"}},
+    {"join_table", {"*code", "seat"}},
     {"leave_table", {"*code"}},
     {"take_seat", {"*code", "*seat"}},
     {"leave_seat", {"*code"}},
@@ -40,6 +40,8 @@ static const struct {
     {"logout", {NULL}},
     {"history", {"*code", "before"}},
     {"replay", {"*code", "*hand"}},
+    {"lock_table", {"*code", "*locked"}},
+    {"remove_member", {"*code", "*player"}},
 };
 #define DOCUMENTED_TYPES (sizeof DOCUMENTED / sizeof DOCUMENTED[0])
 
@@ -54,7 +56,7 @@ static int documented_index(const char *type)
 /* 0 if the key is not listed for the type, 1 if optional, 2 if required. */
 static int key_rule(int type, const char *key)
 {
-    for (int k = 0; k < 5 && DOCUMENTED[type].keys[k] != NULL; k++) {
+    for (int k = 0; k < 6 && DOCUMENTED[type].keys[k] != NULL; k++) {
         const char *listed = DOCUMENTED[type].keys[k];
         bool required = listed[0] == '*';
         if (strcmp(listed + required, key) == 0)
@@ -90,7 +92,7 @@ static void check_keys(const proto_msg *m, int type)
         if (strcmp(key, "type") != 0 && strcmp(key, "id") != 0)
             FUZZ_CHECK(key_rule(type, key) != 0, "%s accepted with the key \"%s\"", DOCUMENTED[type].type, key);
     }
-    for (int k = 0; k < 5 && DOCUMENTED[type].keys[k] != NULL; k++) {
+    for (int k = 0; k < 6 && DOCUMENTED[type].keys[k] != NULL; k++) {
         const char *listed = DOCUMENTED[type].keys[k];
         if (listed[0] == '*')
             FUZZ_CHECK(json_object_get(m->root, listed + 1) != NULL, "%s accepted without \"%s\"",
@@ -198,13 +200,37 @@ static void check_hand_number(const proto_msg *m, const char *key, int64_t decod
 static void check_code(const proto_msg *m)
 {
     const char *given = json_string_value(json_object_get(m->root, "code"));
-    FUZZ_CHECK(given != NULL && strlen(given) == PROTO_CODE_LEN, "code is not 6 characters");
-    FUZZ_CHECK(strlen(m->code) == PROTO_CODE_LEN, "decoded code is not 6 characters");
-    for (int i = 0; i < PROTO_CODE_LEN; i++) {
+    size_t len = given != NULL ? strlen(given) : 0;
+    FUZZ_CHECK(len >= 6 && len <= 12, "code is not 6 to 12 characters");
+    FUZZ_CHECK(strlen(m->code) == len, "decoded code is not the code given");
+    for (size_t i = 0; i < len; i++) {
         FUZZ_CHECK(strchr("ABCDEFGHJKMNPQRSTUVWXYZ23456789", m->code[i]) != NULL, "code %s has a look-alike",
                    m->code);
         char upper = given[i] >= 'a' && given[i] <= 'z' ? (char)(given[i] - 'a' + 'A') : given[i];
         FUZZ_CHECK(upper == m->code[i], "code %s is not %s upper-cased", m->code, given);
+    }
+}
+
+/* list_tables: a page of 1-50, a cursor of digits, a state of two words, a search like a name. */
+static void check_list_filters(const proto_msg *m)
+{
+    const json_t *root = m->root;
+    FUZZ_CHECK(m->limit >= 1 && m->limit <= 50, "limit %d", m->limit);
+    if (json_object_get(root, "limit") == NULL)
+        FUZZ_CHECK(m->limit == 50, "limit %d without \"limit\"", m->limit);
+    const char *after = json_string_value(json_object_get(root, "after"));
+    FUZZ_CHECK(after == NULL ? m->after == 0 : m->after >= 1, "after %llu", (unsigned long long)m->after);
+    FUZZ_CHECK(after == NULL || (strlen(after) >= 1 && strspn(after, "0123456789") == strlen(after)),
+               "after \"%s\" is not digits", after);
+    const char *state = json_string_value(json_object_get(root, "state"));
+    FUZZ_CHECK(state == NULL || strcmp(state, "waiting") == 0 || strcmp(state, "playing") == 0, "state \"%s\"", state);
+    FUZZ_CHECK(m->free_seat == json_is_true(json_object_get(root, "free_seat")), "free_seat differs");
+    size_t len = strlen(m->search);
+    FUZZ_CHECK((json_object_get(root, "search") == NULL) == (len == 0), "search given but empty, or not given");
+    if (len > 0) {
+        FUZZ_CHECK(m->search[0] != ' ' && m->search[len - 1] != ' ', "search \"%s\" is not trimmed", m->search);
+        FUZZ_CHECK(utf8_chars(m->search) <= PROTO_NAME_MAX, "search \"%s\" is too long", m->search);
+        FUZZ_CHECK(free_of_controls(m->search), "search holds a control character");
     }
 }
 
@@ -215,9 +241,21 @@ static void check_fields(const proto_msg *m, int type)
         check_name_and_token(m);
     if (key_rule(type, "code") != 0)
         check_code(m);
-    if (key_rule(type, "seat") != 0) {
+    if (key_rule(type, "seat") != 0 && json_object_get(m->root, "seat") != NULL) {
         FUZZ_CHECK(m->seat >= 0 && m->seat <= 3, "seat %d", m->seat);
         FUZZ_CHECK(json_integer_value(json_object_get(m->root, "seat")) == m->seat, "seat differs");
+    } else {
+        FUZZ_CHECK(m->seat == -1, "seat %d without \"seat\"", m->seat);
+    }
+    if (strcmp(name, "list_tables") == 0)
+        check_list_filters(m);
+    if (strcmp(name, "lock_table") == 0)
+        FUZZ_CHECK(m->locked == json_is_true(json_object_get(m->root, "locked")), "locked differs");
+    if (strcmp(name, "remove_member") == 0) {
+        char ref[24];
+        snprintf(ref, sizeof ref, "p%lld", (long long)m->player);
+        FUZZ_CHECK(m->player >= 1 && strcmp(ref, json_string_value(json_object_get(m->root, "player"))) == 0,
+                   "player p%lld differs", (long long)m->player);
     }
     if (strcmp(name, "create_table") == 0) {
         FUZZ_CHECK(m->game != NULL && strcmp(m->game, json_string_value(json_object_get(m->root, "game"))) == 0,

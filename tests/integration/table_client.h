@@ -17,7 +17,7 @@ typedef struct table_client {
     char name[32];
     char token[80];
     char player_id[16];
-    char code[8];
+    char code[16];            /* a table code: up to 12 characters */
     int seat;                 /* -1 when not seated */
     int next_id;
     json_t *last_view;        /* the latest view received (owned), or NULL */

@@ -767,7 +767,7 @@ static void start_bot_table(ws_client *sitter, ws_client *watcher)
     json_t *snapshot = request(sitter, create, 1);
     ck_assert_str_eq(type_of(snapshot), "snapshot");
     const char *table = json_string_value(json_object_get(snapshot, "table"));
-    ck_assert_msg(table && strlen(table) >= 6, "no table code");
+    ck_assert_msg(table && strlen(table) == 12, "no table code");
     char code[16], text[128];
     snprintf(code, sizeof code, "%s", table);
     json_decref(snapshot);

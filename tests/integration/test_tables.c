@@ -77,7 +77,7 @@ static void create_table(table_client *c, bool is_public, int turn_seconds)
     ck_assert_ptr_nonnull(reply);
     ck_assert_str_eq(type_of(reply), "snapshot");
     snprintf(c->code, sizeof c->code, "%s", json_string_value(json_object_get(reply, "table")));
-    ck_assert_int_eq(strlen(c->code), 6);
+    ck_assert_int_eq(strlen(c->code), 12); /* a new table's code */
     ck_assert_int_eq(json_integer_value(json_object_get(reply, "seat")), 0);
     json_decref(reply);
 }
@@ -147,8 +147,8 @@ START_TEST(test_four_people_join_by_code_and_play_a_hand)
     for (int i = 1; i < 4; i++) {
         connect_as(&p[i], names[i]);
         /* codes are case-insensitive */
-        char lower[8];
-        for (int k = 0; k < 7; k++)
+        char lower[16];
+        for (int k = 0; k < 13; k++)
             lower[k] = (char)(p[0].code[k] >= 'A' && p[0].code[k] <= 'Z' ? p[0].code[k] + 32 : p[0].code[k]);
         join(&p[i], lower);
         snprintf(p[i].code, sizeof p[i].code, "%s", p[0].code);
@@ -193,7 +193,7 @@ START_TEST(test_a_dropped_player_resumes_with_its_token_mid_hand)
     add_bots(&a, 1);
     command_ok(&a, json_pack("{s:s}", "type", "start"));
     json_decref(tc_next(&a, 200));
-    char token[80], code[8];
+    char token[80], code[16];
     snprintf(token, sizeof token, "%s", a.token);
     snprintf(code, sizeof code, "%s", a.code);
     ws_client_abort(a.ws); /* the network drops */

@@ -60,7 +60,7 @@ typedef struct play_client {
 struct play_table {
     play_run *run;
     play_client clients[PLAY_SEATS];
-    char code[8];
+    char code[16];         /* up to 12 characters */
     int seated;            /* joiners whose take_seat was confirmed */
     bool started;
     bool failed;           /* setup was refused */

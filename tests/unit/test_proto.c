@@ -2,7 +2,7 @@
  * proto — every client message decodes into checked fields, and every malformed one is refused
  * with the right status and a message naming what is wrong. The limits tested are PROTOCOL.md's
  * (house_limits.h): names 1-24 characters of any script, account names 3-24, passwords 8-1024
- * bytes, tokens 16-64 characters. PROTOCOL.md's tables of error codes and limits are read and
+ * bytes, tokens 16-64 characters, table codes 6-12 characters, pages of 1-50 tables. PROTOCOL.md's tables of error codes and limits are read and
  * compared with errors.h and proto_limits_json, both ways.
  */
 #include <check.h>
@@ -139,8 +139,8 @@ END_TEST
 
 START_TEST(test_codes_tokens_chat_and_ids_are_bounded)
 {
-    expect("{\"type\":\"join_table\",\"code\":\"ABCDE\"}", PROTO_BAD_REQUEST, "code");
-    expect("{\"type\":\"join_table\",\"code\":\"ABCDEFG\"}", PROTO_BAD_REQUEST, "code");
+    expect("{\"type\":\"join_table\",\"code\":\"ABCDE\"}", PROTO_BAD_REQUEST, "6 to 12");
+    expect("{\"type\":\"join_table\",\"code\":\"ABCDEFGHJKMNP\"}", PROTO_BAD_REQUEST, "6 to 12");
     expect("{\"type\":\"join_table\",\"code\":\"ABCDE0\"}", PROTO_BAD_REQUEST, "code"); /* 0 looks like O */
     expect("{\"type\":\"join_table\",\"code\":\"ABCDEI\"}", PROTO_BAD_REQUEST, "code");
     expect("{\"type\":\"hello\",\"v\":1,\"name\":\"a\",\"token\":\"abc\"}", PROTO_BAD_REQUEST, "token");
@@ -178,7 +178,106 @@ START_TEST(test_new_types_have_their_wire_names_in_order)
     ck_assert_str_eq(proto_type_name(PROTO_LOGOUT), "logout");
     ck_assert_str_eq(proto_type_name(PROTO_HISTORY), "history");
     ck_assert_str_eq(proto_type_name(PROTO_REPLAY), "replay");
-    ck_assert_int_eq(PROTO_TYPES, PROTO_REPLAY + 1);
+    ck_assert_str_eq(proto_type_name(PROTO_LOCK_TABLE), "lock_table");
+    ck_assert_str_eq(proto_type_name(PROTO_REMOVE_MEMBER), "remove_member");
+    ck_assert_int_eq(PROTO_LOCK_TABLE, PROTO_REPLAY + 1);
+    ck_assert_int_eq(PROTO_TYPES, PROTO_REMOVE_MEMBER + 1);
+}
+END_TEST
+
+START_TEST(test_new_tables_get_12_character_codes_and_codes_of_6_to_12_are_taken)
+{
+    ck_assert_int_eq(PROTO_CODE_LEN, 12);
+    ck_assert_int_eq(PROTO_CODE_MIN, 6);
+    char out[PROTO_CODE_LEN + 1];
+    ck_assert(proto_parse_code("k7m2qx", out)); /* a table from before codes grew */
+    ck_assert_str_eq(out, "K7M2QX");
+    ck_assert(proto_parse_code("K7M2QXAB3CDE", out));
+    ck_assert_str_eq(out, "K7M2QXAB3CDE");
+    ck_assert(proto_parse_code("K7M2QXA", out));
+    ck_assert_str_eq(out, "K7M2QXA");
+    ck_assert(!proto_parse_code("K7M2Q", out));
+    ck_assert(!proto_parse_code("K7M2QXAB3CDEF", out));
+    ck_assert(!proto_parse_code("K7M2QXAB3CD1", out)); /* 1 looks like I or L */
+    ck_assert(!proto_parse_code("K7M2QX AB3CD", out));
+    ck_assert(!proto_parse_code(NULL, out));
+}
+END_TEST
+
+START_TEST(test_list_tables_takes_a_page_size_a_cursor_and_filters)
+{
+    proto_msg m;
+    char msg[PROTO_MESSAGE_SIZE];
+    ck_assert_int_eq(decode("{\"type\":\"list_tables\"}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.limit, LIMIT_TABLES_PAGE); /* an older client gets one full page */
+    ck_assert_uint_eq(m.after, 0);
+    ck_assert_ptr_null(m.game);
+    ck_assert_int_eq(m.state, PROTO_TABLES_ANY);
+    ck_assert(!m.free_seat);
+    ck_assert_str_eq(m.search, "");
+    proto_msg_free(&m);
+    ck_assert_int_eq(decode("{\"type\":\"list_tables\",\"limit\":20,\"after\":\"1234\",\"game\":\"tiengow\","
+                            "\"state\":\"playing\",\"free_seat\":true,\"search\":\"  Ah Ma \"}",
+                            &m, msg),
+                     PROTO_OK);
+    ck_assert_int_eq(m.limit, 20);
+    ck_assert_uint_eq(m.after, 1234);
+    ck_assert_str_eq(m.game, "tiengow");
+    ck_assert_int_eq(m.state, PROTO_TABLES_PLAYING);
+    ck_assert(m.free_seat);
+    ck_assert_str_eq(m.search, "Ah Ma");
+    proto_msg_free(&m);
+    ck_assert_int_eq(decode("{\"type\":\"list_tables\",\"state\":\"waiting\"}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.state, PROTO_TABLES_WAITING);
+    proto_msg_free(&m);
+    expect("{\"type\":\"list_tables\",\"limit\":0}", PROTO_BAD_REQUEST, "limit");
+    expect("{\"type\":\"list_tables\",\"limit\":51}", PROTO_BAD_REQUEST, "1 to 50");
+    expect("{\"type\":\"list_tables\",\"limit\":\"20\"}", PROTO_BAD_REQUEST, "limit");
+    expect("{\"type\":\"list_tables\",\"after\":12}", PROTO_BAD_REQUEST, "after");
+    expect("{\"type\":\"list_tables\",\"after\":\"0\"}", PROTO_BAD_REQUEST, "after");
+    expect("{\"type\":\"list_tables\",\"after\":\"-1\"}", PROTO_BAD_REQUEST, "after");
+    expect("{\"type\":\"list_tables\",\"after\":\"1234567890123456789\"}", PROTO_BAD_REQUEST, "after");
+    expect("{\"type\":\"list_tables\",\"state\":\"between_hands\"}", PROTO_BAD_REQUEST, "state");
+    expect("{\"type\":\"list_tables\",\"free_seat\":1}", PROTO_BAD_REQUEST, "free_seat");
+    expect("{\"type\":\"list_tables\",\"search\":\"   \"}", PROTO_BAD_REQUEST, "search");
+    expect("{\"type\":\"list_tables\",\"search\":\"abcdefghijklmnopqrstuvwxy\"}", PROTO_BAD_REQUEST, "search");
+    expect("{\"type\":\"list_tables\",\"search\":\"a\\tb\"}", PROTO_BAD_REQUEST, "control");
+    expect("{\"type\":\"list_tables\",\"sort\":\"name\"}", PROTO_BAD_REQUEST, "sort");
+}
+END_TEST
+
+START_TEST(test_join_takes_an_optional_seat_and_lock_and_remove_name_their_target)
+{
+    proto_msg m;
+    char msg[PROTO_MESSAGE_SIZE];
+    ck_assert_int_eq(decode("{\"type\":\"join_table\",\"code\":\"K7M2QXAB3CDE\"}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.seat, -1);
+    proto_msg_free(&m);
+    ck_assert_int_eq(decode("{\"type\":\"join_table\",\"code\":\"K7M2QXAB3CDE\",\"seat\":3}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.seat, 3);
+    proto_msg_free(&m);
+    expect("{\"type\":\"join_table\",\"code\":\"K7M2QXAB3CDE\",\"seat\":4}", PROTO_BAD_REQUEST, "seat");
+    ck_assert_int_eq(decode("{\"type\":\"lock_table\",\"code\":\"K7M2QX\",\"locked\":true}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.type, PROTO_LOCK_TABLE);
+    ck_assert(m.locked);
+    proto_msg_free(&m);
+    ck_assert_int_eq(decode("{\"type\":\"lock_table\",\"code\":\"K7M2QX\",\"locked\":false}", &m, msg), PROTO_OK);
+    ck_assert(!m.locked);
+    proto_msg_free(&m);
+    expect("{\"type\":\"lock_table\",\"code\":\"K7M2QX\"}", PROTO_BAD_REQUEST, "locked");
+    expect("{\"type\":\"lock_table\",\"code\":\"K7M2QX\",\"locked\":\"yes\"}", PROTO_BAD_REQUEST, "locked");
+    ck_assert_int_eq(decode("{\"type\":\"remove_member\",\"code\":\"K7M2QX\",\"player\":\"p12\"}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.type, PROTO_REMOVE_MEMBER);
+    ck_assert_int_eq(m.player, 12);
+    proto_msg_free(&m);
+    const char *bad[] = {"12", "p", "p0", "p-1", "P12", "p12x", "p 12", "p1234567890123456789"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "{\"type\":\"remove_member\",\"code\":\"K7M2QX\",\"player\":\"%s\"}", bad[i]);
+        expect(text, PROTO_BAD_REQUEST, "player");
+    }
+    expect("{\"type\":\"remove_member\",\"code\":\"K7M2QX\",\"player\":12}", PROTO_BAD_REQUEST, "player");
+    expect("{\"type\":\"remove_member\",\"code\":\"K7M2QX\"}", PROTO_BAD_REQUEST, "player");
 }
 END_TEST
 
@@ -711,6 +810,9 @@ int main(void)
     tcase_add_test(tc, test_names_are_trimmed_bounded_and_plain);
     tcase_add_test(tc, test_codes_tokens_chat_and_ids_are_bounded);
     tcase_add_test(tc, test_new_types_have_their_wire_names_in_order);
+    tcase_add_test(tc, test_new_tables_get_12_character_codes_and_codes_of_6_to_12_are_taken);
+    tcase_add_test(tc, test_list_tables_takes_a_page_size_a_cursor_and_filters);
+    tcase_add_test(tc, test_join_takes_an_optional_seat_and_lock_and_remove_name_their_target);
     tcase_add_test(tc, test_register_and_login_decode_the_account_name_and_password);
     tcase_add_test(tc, test_account_names_are_3_to_24_characters_of_any_script);
     tcase_add_test(tc, test_account_names_hold_only_letters_digits_and_separators);

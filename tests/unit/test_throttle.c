@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lobby.h"
 #include "throttle.h"
 
 static throttle_config config(void)
@@ -77,6 +78,69 @@ START_TEST(test_idle_keys_are_forgotten_and_a_flood_of_new_keys_cannot_grow_the_
 }
 END_TEST
 
+START_TEST(test_a_peek_takes_nothing_and_says_how_long_a_key_must_wait)
+{
+    throttle_config c = config();
+    c.rate = 0.001;
+    throttle *t = throttle_create(&c);
+    uint64_t wait = 1;
+    ck_assert(!throttle_blocked(t, "new", 0, &wait)); /* unknown: free, and no entry is made */
+    ck_assert_uint_eq(wait, 0);
+    ck_assert_uint_eq(throttle_size(t), 0);
+    for (int i = 0; i < 10; i++)
+        ck_assert(!throttle_blocked(t, "new", 0, NULL)); /* peeking spends nothing */
+    for (int i = 0; i < 3; i++)
+        ck_assert(throttle_allow(t, "new", 0, NULL));
+    ck_assert(throttle_blocked(t, "new", 0, &wait)); /* the bucket is spent */
+    ck_assert_uint_gt(wait, 0);
+    throttle_fail(t, "new", 0);                      /* a failure past it: the growing delay */
+    ck_assert(throttle_blocked(t, "new", 500, &wait));
+    ck_assert_uint_eq(wait, 500);
+    /* a full table refuses an unknown key, as throttle_allow would */
+    throttle_config small = config();
+    small.max_keys = 1;
+    throttle *full = throttle_create(&small);
+    ck_assert(throttle_allow(full, "a", 0, NULL));
+    ck_assert(throttle_blocked(full, "b", 0, &wait));
+    ck_assert_uint_eq(wait, 1000);
+    throttle_destroy(full);
+    throttle_destroy(t);
+}
+END_TEST
+
+/* The lobby's gate on join_table: a peek before, a try and a failure on each miss. Returns the
+ * misses of a guesser who tries again the moment the gate lets it, over seconds of time. */
+static int greedy_misses(throttle *t, const char *key, uint64_t seconds)
+{
+    int misses = 0;
+    for (uint64_t now = 0; now < seconds * 1000;) {
+        uint64_t wait = 0;
+        if (throttle_blocked(t, key, now, &wait)) {
+            now += wait;
+            continue;
+        }
+        throttle_allow(t, key, now, NULL);
+        throttle_fail(t, key, now);
+        misses++;
+        now += 1; /* a millisecond a try */
+    }
+    return misses;
+}
+
+START_TEST(test_a_greedy_guesser_misses_10_at_once_then_fewer_than_one_a_minute)
+{
+    throttle_config c = lobby_code_miss_config();
+    throttle *t = throttle_create(&c);
+    ck_assert_int_eq(greedy_misses(t, "burst", 1), 10);
+    int hour = greedy_misses(t, "hour", 3600);
+    int day = greedy_misses(t, "day", 24 * 3600);
+    fprintf(stderr, "code misses of one address: 10 at once, %d in an hour, %d in a day\n", hour, day);
+    ck_assert_int_le(hour, 10 + 60);
+    ck_assert_int_le(day, 10 + 24 * 60);
+    throttle_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("throttle");
@@ -84,6 +148,8 @@ int main(void)
     tcase_add_test(tc, test_a_key_gets_its_burst_then_waits_for_the_rate);
     tcase_add_test(tc, test_failures_past_the_burst_double_the_delay_up_to_its_cap_and_a_success_forgives_it);
     tcase_add_test(tc, test_idle_keys_are_forgotten_and_a_flood_of_new_keys_cannot_grow_the_table);
+    tcase_add_test(tc, test_a_peek_takes_nothing_and_says_how_long_a_key_must_wait);
+    tcase_add_test(tc, test_a_greedy_guesser_misses_10_at_once_then_fewer_than_one_a_minute);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

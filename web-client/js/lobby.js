@@ -1,18 +1,34 @@
 /*
  * lobby — the first page (#/): choose a name, log in to an account or make this guest one (or
- * log out), see the public tables, join a table by its code, and open a new table of one of the
+ * log out), see the public tables a page at a time (filtered by game and state, searched by a
+ * host's name or a code's start), join a table by its code, and open a new table of one of the
  * house's games (games/registry.js) with that game's rule options.
  *
- * The forms are built once per mount (so typing is never lost when the table list refreshes);
- * update() redraws only the greeting and the list. Logging in or out changes the mount, so the
- * account card is drawn afresh for the new identity.
+ * The forms (the list's filters too) are built once per mount, so typing is never lost when the
+ * table list refreshes; update() redraws only the greeting, the list and its count. Logging in
+ * or out changes the mount, so the account card is drawn afresh for the new identity.
  */
 import { field, h, replace } from './dom.js';
 import { has, t } from './i18n.js';
 import { findGame, games, gameTitle } from './games/registry.js';
 
-/* Table codes: 6 characters, letters and digits without look-alikes (PROTOCOL.md). */
-export const CODE_PATTERN = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
+/* Table codes: 12 characters (6 for tables opened before codes grew), letters and digits without
+ * look-alikes (PROTOCOL.md). */
+export const CODE_PATTERN = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6,12}$/;
+
+/* Tables the list asks for at a time (the server allows up to 50). */
+export const TABLES_PAGE = 20;
+
+/* The list's filters as list_tables keys: `show` is the state picker (all, free, waiting, playing). */
+export function listFilters({ show, game, search }) {
+  const keys = {};
+  if (show === 'free') keys.free_seat = true;
+  if (show === 'waiting' || show === 'playing') keys.state = show;
+  if (game) keys.game = game;
+  const text = String(search || '').trim();
+  if (text) keys.search = Array.from(text).slice(0, 24).join('');
+  return keys;
+}
 
 export function normalizeCode(text) {
   return String(text || '').toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -160,8 +176,8 @@ function joinForm(app) {
   };
   return h('form', { id: 'join-form', class: 'card', onsubmit: submit },
     h('h2', {}, t('lobby.joinTitle')),
-    field('join-code', t('lobby.codeLabel'), h('input', { id: 'join-code', maxlength: 8, autocapitalize: 'characters',
-      autocomplete: 'off', spellcheck: 'false', placeholder: 'K7M2QX' })),
+    field('join-code', t('lobby.codeLabel'), h('input', { id: 'join-code', maxlength: 20, autocapitalize: 'characters',
+      autocomplete: 'off', spellcheck: 'false', placeholder: 'K7M2QXAB3CDE' })),
     h('button', { type: 'submit', id: 'join-submit' }, t('lobby.joinButton')));
 }
 
@@ -211,16 +227,45 @@ function optionsSummaryOf(summary) {
 function tableRow(app, summary) {
   const taken = summary.seats.filter((s) => s.bot || s.player).length;
   const names = summary.seats.map((s) => (s.bot ? t('table.bot') : s.name || '—')).join(' · ');
-  return h('li', { class: 'public-table', dataset: { code: summary.code } },
+  return h('li', { class: `public-table${summary.locked ? ' locked' : ''}`, dataset: { code: summary.code } },
     h('div', { class: 'public-main' },
       h('strong', {}, gameTitle(summary.game)), ' ', h('span', { class: 'code' }, summary.code),
-      h('span', { class: 'muted' }, ` · ${t(`lobby.state.${summary.state}`)} · ${t('lobby.seats', { n: taken })}`)),
+      h('span', { class: 'muted' }, ` · ${t(`lobby.state.${summary.state}`)} · ${t('lobby.seats', { n: taken })}`),
+      summary.locked ? h('span', { class: 'badge-locked' }, ` ${t('lobby.locked')}`) : null),
     h('div', { class: 'public-detail muted' }, names),
     h('div', { class: 'public-detail' }, optionsSummaryOf(summary),
       summary.host ? h('span', { class: 'muted' }, ` · ${t('lobby.hostBy', { name: summary.host })}`) : null,
       summary.hands_played ? h('span', { class: 'muted' }, ` · ${t('lobby.hands', { n: summary.hands_played })}`) : null),
-    h('button', { type: 'button', class: 'join-public', dataset: { focus: `join-${summary.code}` },
+    h('button', { type: 'button', class: 'join-public', dataset: { focus: `join-${summary.code}` }, disabled: summary.locked,
       onclick: () => app.navigate(`#/t/${summary.code}`) }, t('lobby.join')));
+}
+
+/* The list's filters: what to show, which game (when the house has several), and a search. Any
+ * change asks again with all three as they are now (typing, after a pause). */
+function filterBar(app) {
+  const current = app.state.lobby;
+  let typing = null;
+  const offered = games();
+  let form = null;
+  const apply = () => {
+    clearTimeout(typing);
+    const game = form.querySelector('#filter-game');
+    app.filterTables({ show: form.querySelector('#filter-show').value, game: game ? game.value : '',
+      search: form.querySelector('#filter-search').value });
+  };
+  form = h('form', { id: 'lobby-filters', class: 'lobby-filters', role: 'search', onsubmit: (e) => e.preventDefault() },
+    field('filter-show', t('lobby.filter.show'), h('select', { id: 'filter-show', onchange: apply },
+      ['all', 'free', 'waiting', 'playing'].map((v) => h('option', { value: v, selected: current.show === v }, t(`lobby.filter.${v}`))))),
+    offered.length > 1 ? field('filter-game', t('lobby.filter.game'), h('select', { id: 'filter-game', onchange: apply },
+      h('option', { value: '' }, t('lobby.filter.anyGame')),
+      offered.map((g) => h('option', { value: g.name, selected: current.game === g.name }, t(g.titleKey))))) : null,
+    field('filter-search', t('lobby.filter.search'), h('input', { id: 'filter-search', type: 'search', maxlength: 24,
+      autocomplete: 'off', spellcheck: 'false', placeholder: t('lobby.filter.searchHint'), value: current.search,
+      oninput: () => {
+        clearTimeout(typing);
+        typing = setTimeout(apply, 300);
+      } })));
+  return form;
 }
 
 export function mountLobby(container, app) {
@@ -232,7 +277,9 @@ export function mountLobby(container, app) {
       h('div', { class: 'section-head' },
         h('h2', { id: 'public-title' }, t('lobby.tablesTitle')),
         h('button', { type: 'button', class: 'secondary', id: 'refresh-tables', onclick: () => app.refreshTables() }, t('lobby.refresh'))),
-      h('ul', { id: 'public-tables', class: 'public-tables' })) : null,
+      filterBar(app),
+      h('ul', { id: 'public-tables', class: 'public-tables', 'aria-live': 'polite' }),
+      h('div', { class: 'tables-footer', id: 'tables-footer' })) : null,
     named ? joinForm(app) : null,
     named ? createForm(app) : null));
 }
@@ -248,7 +295,14 @@ export function updateLobby(container, app) {
   }
   const list = container.querySelector('#public-tables');
   if (list) {
-    const tables = app.state.publicTables || [];
-    replace(list, tables.length ? tables.map((s) => tableRow(app, s)) : h('li', { class: 'muted' }, t('lobby.noTables')));
+    const lobby = app.state.lobby;
+    const filtered = Object.keys(listFilters(lobby)).length > 0;
+    replace(list, lobby.tables.length ? lobby.tables.map((s) => tableRow(app, s))
+      : h('li', { class: 'muted', id: 'no-tables' }, t(filtered ? 'lobby.noMatch' : 'lobby.noTables')));
+    replace(container.querySelector('#tables-footer'),
+      lobby.tables.length ? h('span', { class: 'muted', id: 'tables-count' },
+        t('lobby.shown', { n: lobby.tables.length, total: Math.max(lobby.total, lobby.tables.length) })) : null,
+      lobby.next ? h('button', { type: 'button', class: 'secondary', id: 'more-tables', dataset: { focus: 'more-tables' },
+        disabled: lobby.loading, onclick: () => app.moreTables() }, t('lobby.more')) : null);
   }
 }

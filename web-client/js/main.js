@@ -11,7 +11,7 @@ import { LANGS, has, initialLang, lang, onLangChange, setLang, t } from './i18n.
 import { h, replace } from './dom.js';
 import { Connection } from './connection.js';
 import { applyEvent, applyMissed, applySnapshot, applyView, newTable } from './store.js';
-import { mountLobby, updateLobby, normalizeCode, CODE_PATTERN } from './lobby.js';
+import { mountLobby, updateLobby, normalizeCode, listFilters, CODE_PATTERN, TABLES_PAGE } from './lobby.js';
 import { mountTable, updateTable } from './table.js';
 import { loadHistory } from './history.js';
 import { games, onlyGame } from './games/registry.js';
@@ -26,7 +26,10 @@ const state = {
   editingName: false,
   status: 'idle',
   player: null,
-  publicTables: [],
+  /* the public tables shown: the pages asked so far with these filters, `next` the cursor of the
+   * page after them (null: none); `asked` numbers the requests, so a late answer to an earlier
+   * filter is dropped */
+  lobby: { show: 'all', game: '', search: '', tables: [], next: null, total: 0, loading: false, asked: 0 },
   route: { page: 'lobby' },
   firstWelcome: true,
 };
@@ -76,6 +79,12 @@ const app = {
     return connection.request(msg);
   },
   refreshTables,
+  moreTables,
+  /* Changes the list's filters (some of show, game, search) and asks for its first page. */
+  filterTables(change) {
+    Object.assign(state.lobby, change);
+    refreshTables();
+  },
   register(name, password) {
     return identify({ type: 'register', name, password }).then((welcome) => {
       toast(t('account.registered', { account: welcome.player.account || name }), 'info');
@@ -89,7 +98,7 @@ const app = {
   logout() {
     tables.clear();
     state.player = null;
-    state.publicTables = [];
+    Object.assign(state.lobby, { tables: [], next: null, total: 0 });
     connection.logout().then(() => toast(t('account.loggedOut'), 'info'));
     app.navigate('#/');
   },
@@ -157,6 +166,10 @@ function onMessage(msg) {
         if (applyEvent(ts, msg, app.me())) refreshHistory(ts);
         if (msg.event.kind === 'closing') toast(t('table.closed', { why: msg.event.why || '' }), 'error');
         if (msg.event.kind === 'parked') toast(t('table.parked'), 'info');
+        if (msg.event.kind === 'removed' && msg.event.player === app.me()) sentAway(msg.table);
+        if (msg.event.kind === 'seat_left' && msg.event.removed && msg.event.player === app.me()) {
+          toast(t('table.stoodUp'), 'info');
+        }
       }
       break;
     case 'events': {
@@ -212,27 +225,68 @@ function onHelloRefused(err) {
 
 function showError(err) {
   if (!err || err.code === 'disconnected' || err.code === 'replaced') return; /* the banner says these */
+  if (err.code === 'rate_limited' && Number.isInteger(err.retry_ms)) {
+    toast(t('err.codesWait', { s: Math.ceil(err.retry_ms / 1000) }), 'error');
+    return;
+  }
   const key = `err.${err.code}`;
   toast(has(key) ? t(key, { message: err.message }) : t('err.generic', { message: err.message || err.code }), 'error');
 }
 
-function refreshTables() {
-  if (state.status !== 'online') return;
-  connection.request({ type: 'list_tables' }).then((reply) => {
-    state.publicTables = reply.tables || [];
-    render();
-  }, () => {});
+/* The host sent this player away from a table: back to the lobby. */
+function sentAway(code) {
+  tables.delete(code);
+  toast(t('table.removed', { code }), 'error');
+  if (state.route.page === 'table' && state.route.code === code) app.navigate('#/');
 }
 
+/* Asks for a page of the public tables with the current filters: the first (replacing the
+ * list) or the one after those shown (more). */
+function askTables(more) {
+  const lobby = state.lobby;
+  if (state.status !== 'online' || (more && !lobby.next)) return;
+  const asked = ++lobby.asked;
+  const msg = { type: 'list_tables', limit: TABLES_PAGE, ...listFilters(lobby) };
+  if (more) msg.after = lobby.next;
+  lobby.loading = true;
+  connection.request(msg).then((reply) => {
+    if (asked !== lobby.asked) return; /* the filters changed meanwhile */
+    const known = new Set(more ? lobby.tables.map((s) => s.code) : []);
+    const page = (reply.tables || []).filter((s) => !known.has(s.code));
+    lobby.tables = more ? lobby.tables.concat(page) : page;
+    lobby.next = reply.next || null;
+    lobby.total = Number.isInteger(reply.total) ? reply.total : lobby.tables.length;
+    lobby.loading = false;
+    render();
+  }, () => {
+    if (asked === lobby.asked) lobby.loading = false;
+  });
+}
+
+function refreshTables() {
+  askTables(false);
+}
+
+function moreTables() {
+  askTables(true);
+}
+
+/* Joins a table; one full of watchers still takes a friend who comes to sit, straight into a free seat. */
 function joinIfNeeded(code) {
   const ts = tables.get(code);
   if (ts && ts.info && ts.phase !== 'closed' && state.status === 'online' && !ts.stale) return;
   if (state.status !== 'online') return;
-  connection.request({ type: 'join_table', code }).catch((err) => {
-    showError(err);
-    tables.delete(code);
-    if (state.route.page === 'table' && state.route.code === code) app.navigate('#/');
+  const intoSeat = (seat, first) => connection.request({ type: 'join_table', code, seat }).catch((err) => {
+    if (err.code === 'seat_taken' && seat < 3) return intoSeat(seat + 1, first);
+    throw err.code === 'seat_taken' ? first : err;
   });
+  connection.request({ type: 'join_table', code })
+    .catch((err) => (err.code === 'table_full' ? intoSeat(0, err) : Promise.reject(err)))
+    .catch((err) => {
+      showError(err);
+      tables.delete(code);
+      if (state.route.page === 'table' && state.route.code === code) app.navigate('#/');
+    });
 }
 
 /* --- routing --- */
@@ -340,7 +394,10 @@ state.route = parseRoute();
 render();
 if (state.name) connection.start(state.name);
 setInterval(tick, 250);
+/* The first page follows the house on its own; once more pages are shown, the Refresh button does. */
 setInterval(() => {
-  if (state.route.page === 'lobby' && state.name && !state.editingName) refreshTables();
+  if (state.route.page === 'lobby' && state.name && !state.editingName && state.lobby.tables.length <= TABLES_PAGE) {
+    refreshTables();
+  }
 }, TABLES_POLL_MS);
 window.teahouse = { app, tables, connection };

@@ -10,6 +10,10 @@
  * settlement shown between hands. Past hands are the server's: `history` fills `hist` page by
  * page and `replay` fills `replays` (history.js asks for them), so they survive a reload.
  *
+ * Who watches (members without a seat, for the host's remove buttons) comes with the snapshot
+ * and is followed through joined, left, removed, seat_taken and seat_left; whether the host has
+ * locked the table through `locked`.
+ *
  * Nothing here reads a game's view or result beyond what every game has (registry.js).
  */
 import { gameFor } from './games/registry.js';
@@ -19,6 +23,8 @@ export function newTable(code) {
     code, seq: 0, info: null, seats: [], view: null, deciding: [], mySeat: null,
     scores: [0, 0, 0, 0], gameState: null, phase: 'waiting', hostId: null,
     options: {}, isPublic: false, turnSeconds: null, handsPlayed: 0,
+    locked: false, /* the host locked it: nobody new may join */
+    watchers: [], /* [{ player, name }]: members without a seat */
     lastResult: null, closed: null,
     paused: false, /* the server cannot save moves right now and waits (a `paused` event) */
     stale: false,  /* parked for a restart: join again once reconnected */
@@ -70,6 +76,8 @@ export function applySnapshot(ts, msg) {
   ts.isPublic = info.public;
   ts.turnSeconds = info.turn_seconds;
   ts.handsPlayed = info.hands_played;
+  ts.locked = Boolean(info.locked);
+  ts.watchers = Array.isArray(info.watchers) ? info.watchers.map((w) => ({ player: w.player, name: w.name })) : [];
   ts.closed = info.state === 'closed' ? ts.closed || '' : null;
   ts.stale = false;
   const view = msg.view;
@@ -87,11 +95,45 @@ export function applyView(ts, msg) {
   ts.view = msg.view;
 }
 
+function dropWatcher(ts, player) {
+  ts.watchers = ts.watchers.filter((w) => w.player !== player);
+}
+
+function addWatcher(ts, player, name) {
+  if (player && !ts.watchers.some((w) => w.player === player)) ts.watchers.push({ player, name: name || '' });
+}
+
+/* Who watches after the event, from the seats before it (seat_left says only which seat). */
+function followWatchers(ts, ev, seatsBefore) {
+  switch (ev.kind) {
+    case 'joined':
+      if (ev.seat === null || ev.seat === undefined) addWatcher(ts, ev.player, ev.name);
+      break;
+    case 'left':
+    case 'removed':
+      dropWatcher(ts, ev.player);
+      break;
+    case 'seat_taken':
+      dropWatcher(ts, ev.player);
+      break;
+    case 'seat_left': {
+      /* they stood up and watch (if they left the table, `left` follows) */
+      const was = (seatsBefore || [])[ev.seat];
+      if (was && was.player) addWatcher(ts, was.player, was.name);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 /* One event; me is the player's id ("p3"). Returns true when a hand finished. */
 export function applyEvent(ts, msg, me) {
   const ev = msg.event;
+  const seatsBefore = ts.seats;
   ts.seq = msg.seq;
   ts.seats = msg.seats || ts.seats;
+  followWatchers(ts, ev, seatsBefore);
   if (msg.view !== undefined) ts.view = msg.view; /* events that change no view come without one */
   ts.deciding = decidingFrom(msg.deciding);
   ts.mySeat = seatOf(ts.seats, me);
@@ -118,6 +160,9 @@ export function applyEvent(ts, msg, me) {
       break;
     case 'host':
       ts.hostId = ev.player;
+      break;
+    case 'locked':
+      ts.locked = Boolean(ev.locked);
       break;
     case 'closing':
       ts.phase = 'closed';

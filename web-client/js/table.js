@@ -2,7 +2,9 @@
  * table — the live table page (#/t/CODE): the bar with the game, the code and share link, the
  * four seats around the middle of the board, the player's own controls while a hand is played,
  * the seat controls between hands (sit, bots, start), the settlement of the last hand with the
- * ready button, and the history panel. What belongs to the game (its badges and figures on a
+ * ready button, the people watching, and the history panel. The host also locks the table
+ * (nobody new comes in) and removes people: a watcher is sent away, a seated player stood up.
+ * What belongs to the game (its badges and figures on a
  * seat, the middle of the board, the player's controls, the settlement) is drawn by the game
  * module of the table (games/registry.js).
  *
@@ -59,6 +61,7 @@ export function mountTable(container, app, code) {
       h('div', { id: 'board', class: 'board' }),
       h('section', { id: 'me-area', class: 'me-area', 'aria-label': t('table.yourHand') }),
       h('div', { id: 'settlement-area' }),
+      h('div', { id: 'watchers-area' }),
       h('div', { id: 'history-area' })));
 }
 
@@ -83,6 +86,8 @@ export function updateTable(container, app, code) {
   replace(page.querySelector('#board'), renderBoard(ts, app, game, scene));
   replace(page.querySelector('#me-area'), handOn ? game.renderControls(controlsContext(ts, app)) : null);
   replace(page.querySelector('#settlement-area'), !handOn && ts.lastResult ? renderLastResult(ts, app, game) : null);
+  replace(page.querySelector('#watchers-area'), renderWatchers(ts, app));
+  page.dataset.locked = ts.locked ? 'true' : 'false';
   replace(page.querySelector('#history-area'), ts.ui.showHistory ? renderHistory(ts, app) : null);
 }
 
@@ -101,9 +106,15 @@ function renderBar(ts, app, game) {
     h('div', { class: 'table-title' },
       h('h1', {}, gameTitle(game.name), ' ', h('span', { id: 'table-code', class: 'code' }, ts.code)),
       h('span', { class: 'muted' }, ts.isPublic ? t('table.public') : t('table.private'),
-        ts.handsPlayed ? ` · ${t('table.hand', { n: ts.handsPlayed })}` : '')),
+        ts.handsPlayed ? ` · ${t('table.hand', { n: ts.handsPlayed })}` : ''),
+      ts.locked ? h('span', { class: 'badge-locked', id: 'table-locked' }, t('table.lockedBadge')) : null),
     share,
     h('div', { class: 'bar-actions' },
+      ts.hostId === app.me() && ts.phase !== 'closed' ? h('button', { type: 'button', id: 'lock-table', class: 'secondary',
+        'aria-pressed': ts.locked ? 'true' : 'false', dataset: { focus: 'lock-table' },
+        title: t(ts.locked ? 'table.unlockHelp' : 'table.lockHelp'),
+        onclick: () => app.command({ type: 'lock_table', code: ts.code, locked: !ts.locked }) },
+      t(ts.locked ? 'table.unlock' : 'table.lock')) : null,
       h('button', { type: 'button', id: 'history-toggle', class: 'secondary', 'aria-expanded': ts.ui.showHistory ? 'true' : 'false',
         dataset: { focus: 'history-toggle' }, onclick: () => {
           ts.ui.showHistory = !ts.ui.showHistory;
@@ -131,6 +142,7 @@ function renderNotice(ts, app) {
   const parts = [];
   if (ts.stale) parts.push(h('p', { class: 'notice warn', id: 'table-parked' }, t('table.parked')));
   else if (ts.paused) parts.push(h('p', { class: 'notice warn', id: 'table-paused' }, t('table.paused')));
+  if (ts.locked) parts.push(h('p', { class: 'notice', id: 'locked-notice' }, t('table.lockedNotice')));
   if (ts.mySeat === null) parts.push(h('p', { class: 'notice' }, t('table.spectating')));
   if (ts.phase === 'waiting') {
     const empty = ts.seats.filter((s) => !s.bot && !s.player).length;
@@ -176,8 +188,24 @@ function seatControls(ts, app, seat) {
   } else if (seat === ts.mySeat) {
     controls.push(h('button', { type: 'button', class: 'stand-up secondary', dataset: { focus: 'stand-up' },
       onclick: () => app.command({ type: 'leave_seat', code: ts.code }) }, t('table.standUp')));
+  } else if (s.player && isHost) {
+    controls.push(h('button', { type: 'button', class: 'unseat-player secondary', dataset: { focus: `unseat-${seat}` },
+      onclick: () => app.command({ type: 'remove_member', code: ts.code, player: s.player }) }, t('table.unseat')));
   }
   return controls;
+}
+
+/* --- who watches: the host may send anyone away --- */
+
+function renderWatchers(ts, app) {
+  if (!ts.watchers.length || ts.phase === 'closed') return null;
+  const isHost = ts.hostId === app.me();
+  return h('section', { id: 'watchers', class: 'card watchers', 'aria-labelledby': 'watchers-title' },
+    h('h2', { id: 'watchers-title' }, t('table.watchers', { n: ts.watchers.length })),
+    h('ul', { class: 'watcher-list' }, ts.watchers.map((w) => h('li', { class: 'watcher', dataset: { player: w.player } },
+      h('span', { class: 'watcher-name' }, w.name || w.player, w.player === app.me() ? ` (${t('table.you')})` : ''),
+      isHost && w.player !== app.me() ? h('button', { type: 'button', class: 'remove-member secondary', dataset: { focus: `remove-${w.player}` },
+        onclick: () => app.command({ type: 'remove_member', code: ts.code, player: w.player }) }, t('table.remove')) : null))));
 }
 
 function renderBoard(ts, app, game, scene) {
