@@ -474,6 +474,21 @@ static store_memory_row stored_row(int64_t id)
     return row;
 }
 
+/* The ledger's key: the file beside the database, or the in-memory store's. */
+static void ledger_key(unsigned char key[STORE_LEDGER_KEY_BYTES])
+{
+    if (use_memory) {
+        ck_assert(store_memory_ledger_key(st, key));
+        return;
+    }
+    char path[160];
+    snprintf(path, sizeof path, "%s.key", dir.db);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fread(key, 1, STORE_LEDGER_KEY_BYTES, f), STORE_LEDGER_KEY_BYTES);
+    fclose(f);
+}
+
 /* A test-made failure: on SQLite the trigger (named inject_failure), in memory the next request
  * of kind fails. clear_failure undoes it. */
 static void inject_failure(const char *trigger, store_kind kind)
@@ -1088,20 +1103,22 @@ START_TEST(test_hash_is_blake2b_of_the_documented_canonical_text)
     const store_ledger_entry rows[] = {entry(a, 0, 3, "賀尊"), entry(0, 2, -3, "賀尊")};
     ok(finish(hand, 0, rows, 2, 0, 2));
 
-    /* Row 1 and row 2 written out by hand from store.h. */
+    /* Row 1 and row 2 written out by hand from store.h, hashed with the ledger's key. */
+    unsigned char key[STORE_LEDGER_KEY_BYTES];
+    ledger_key(key);
     char text1[512], text2[512], hex1[65], hex2[65];
     unsigned char digest[32];
     snprintf(text1, sizeof text1,
-             "teahouse-ledger-v1\nid=1\ntable=1\nhand=%" PRId64 "\nplayer=%" PRId64
+             "teahouse-ledger-v2\nid=1\ntable=1\nhand=%" PRId64 "\nplayer=%" PRId64
              "\nseat=0\nunits=3\nreason=賀尊\nbalance=3\nat=%" PRId64 "\nprev=%s\n",
              hand, a, T0_MS, STORE_LEDGER_ZERO_HASH);
-    crypto_generichash(digest, 32, (const unsigned char *)text1, strlen(text1), NULL, 0);
+    crypto_generichash(digest, 32, (const unsigned char *)text1, strlen(text1), key, sizeof key);
     sodium_bin2hex(hex1, sizeof hex1, digest, 32);
     snprintf(text2, sizeof text2,
-             "teahouse-ledger-v1\nid=2\ntable=1\nhand=%" PRId64
+             "teahouse-ledger-v2\nid=2\ntable=1\nhand=%" PRId64
              "\nplayer=\nseat=2\nunits=-3\nreason=賀尊\nbalance=\nat=%" PRId64 "\nprev=%s\n",
              hand, T0_MS, hex1);
-    crypto_generichash(digest, 32, (const unsigned char *)text2, strlen(text2), NULL, 0);
+    crypto_generichash(digest, 32, (const unsigned char *)text2, strlen(text2), key, sizeof key);
     sodium_bin2hex(hex2, sizeof hex2, digest, 32);
 
     ck_assert_str_eq(stored_row(1).prev_hash, STORE_LEDGER_ZERO_HASH);
@@ -1123,9 +1140,11 @@ START_TEST(test_an_honest_ledger_verifies)
 
     store_ledger_check check;
     store_error error;
-    ck_assert_msg(store_ledger_verify_path(dir.db, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
     ck_assert(check.ok);
+    ck_assert(check.keyed);
     ck_assert_int_eq(check.rows_checked, 20);
+    ck_assert_int_eq(check.v1_rows, 0);
 }
 END_TEST
 
@@ -1171,8 +1190,10 @@ END_TEST
 
 START_TEST(test_a_rehashed_forgery_is_caught_by_the_hand_sum)
 {
-    /* A forger who recomputes the hash of the last row (a bot's, so no balance to fix) leaves the
-     * chain whole, but hand 3 (rows 9 to 12) no longer sums to zero. */
+    /* A forger who has the key and recomputes the hash of the last row (a bot's, so no balance to
+     * fix) leaves the chain whole, but hand 3 (rows 9 to 12) no longer sums to zero. */
+    unsigned char key[STORE_LEDGER_KEY_BYTES];
+    ledger_key(key);
     play_hands(3);
     remove_ledger_guards();
     sqlite3 *db = db_open(dir.db);
@@ -1183,7 +1204,7 @@ START_TEST(test_a_rehashed_forgery_is_caught_by_the_hand_sum)
     char prev[80], hash[STORE_HASH_HEX], sql[256];
     db_text(db, "SELECT prev_hash FROM ledger WHERE id = 12", prev, sizeof prev);
     row.prev_hash = prev;
-    store_ledger_hash(&row, hash);
+    store_ledger_hash(&row, key, hash);
     snprintf(sql, sizeof sql, "UPDATE ledger SET units = %" PRId64 ", hash = '%s' WHERE id = 12", row.units, hash);
     db_exec(db, sql);
     long long hand3 = db_int(db, "SELECT hand_id FROM ledger WHERE id = 9");
@@ -2502,8 +2523,10 @@ START_TEST(test_memory_reads_back_players_tables_hands_and_ledger_rows)
     ck_assert_str_eq(ledger[1].prev_hash, ledger[0].hash);
     store_ledger_row row = {.id = 2, .table_id = saved.id, .hand_id = hand, .is_bot = true, .seat = 3, .units = -5,
                             .reason = "settle", .at_ms = T0_MS, .prev_hash = ledger[0].hash};
+    unsigned char key[STORE_LEDGER_KEY_BYTES];
+    ck_assert(store_memory_ledger_key(st, key));
     char hash[STORE_HASH_HEX];
-    store_ledger_hash(&row, hash);
+    store_ledger_hash(&row, key, hash);
     ck_assert_str_eq(ledger[1].hash, hash);
 }
 END_TEST
