@@ -1,16 +1,18 @@
 /*
  * store — what the house keeps on disk: players (guests and accounts), login sessions, tables
  * (with the game's own state they carry from hand to hand), hands as their seed, deal and ordered
- * accepted actions, and the append-only, hash-chained ledger. The rooms and the lobby speak to it
- * only through this header: no SQL crosses it, so another backend (PostgreSQL for several nodes,
- * DESIGN.md: Scale) can implement the same functions without touching them.
+ * accepted actions, and the append-only, keyed, hash-chained ledger. Player ids are given by the
+ * store on the loop thread, so a guest can be given its id and token before (or without) being
+ * stored (store_guest_reserve), and guests nobody uses can be expired. The rooms and the lobby
+ * speak to it only through this header: no SQL crosses it, so another backend (PostgreSQL for
+ * several nodes, DESIGN.md: Scale) can implement the same functions without touching them.
  *
  * Backends. store_open opens the SQLite backend (one file, WAL); store_memory_open
  * (store_memory.h) keeps everything in memory for tests. Both answer every request below alike.
  *
  * Threads. The SQLite store owns its database connection on a thread of its own; the loop never
- * waits on disk (the in-memory store does everything on the loop thread). Every request below is made on the loop thread, copies what it needs, and is answered by
- * its callback, run later on the loop thread (never from inside the request function). Requests
+ * waits on disk (the in-memory store does everything on the loop thread). Every request below is
+ * made on the loop thread, copies what it needs, and is answered by its callback, run later on the loop thread (never from inside the request function). Requests
  * are answered in the order they were made, except login and account creation, whose password
  * hashing runs on libuv's thread pool so that it never holds up a hand's writes. The requests
  * made during one turn of the loop go to the store thread together, just before the loop waits,
