@@ -215,6 +215,8 @@ static bool start_server(const load_options *o, load_server *server, load_target
     char max_tables[32];
     args[n++] = "--web-root";
     args[n++] = o->web_root;
+    args[n++] = "--new-guests-per-minute"; /* every simulated visitor comes from this one machine */
+    args[n++] = "0";
     if (strcmp(o->mode, "play") == 0) {
         /* people must never be replaced by the bot for being slow; ready starts each hand */
         snprintf(max_tables, sizeof max_tables, "%d", o->tables + 100);
