@@ -12,9 +12,10 @@
  *
  * Threads. The SQLite store owns its database connection on a thread of its own; the loop never
  * waits on disk (the in-memory store does everything on the loop thread). Every request below is
- * made on the loop thread, copies what it needs, and is answered by its callback, run later on the loop thread (never from inside the request function). Requests
- * are answered in the order they were made, except login and account creation, whose password
- * hashing runs on libuv's thread pool so that it never holds up a hand's writes. The requests
+ * made on the loop thread, copies what it needs, and is answered by its callback, run later on
+ * the loop thread (never from inside the request function). Requests are answered in the order
+ * they were made, except login and account creation, whose password hashing runs on libuv's
+ * thread pool so that it never holds up a hand's writes. The requests
  * made during one turn of the loop go to the store thread together, just before the loop waits,
  * and what is waiting there is written in one transaction (group commit); each request is atomic
  * on its own, and a callback reporting STORE_OK means the data is committed: a client shown a

@@ -297,8 +297,8 @@ static bool verify_chain(sqlite3 *db, const char *path, const chain_rule *rule, 
         return false;
     }
     if (check->ok && rule->anchored && check->rows_checked < rule->v1_rows)
-        check_fail(check, check->rows_checked + 1, "the key record counts %" PRId64 " rows from before the key: rows are"
-                   " missing", rule->v1_rows);
+        check_fail(check, check->rows_checked + 1,
+                   "the key record counts %" PRId64 " rows from before the key: rows are missing", rule->v1_rows);
     return true;
 }
 

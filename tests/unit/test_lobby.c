@@ -177,7 +177,7 @@ static void create_table(int c, int id)
 
 /* ---- tests ---- */
 
-START_TEST(test_a_hello_with_a_token_waits_for_the_store_and_what_came_meanwhile_is_answered_after_the_welcome)
+START_TEST(test_a_hello_with_a_token_waits_for_the_store_and_what_came_meanwhile_follows_the_welcome)
 {
     store_memory_hold(st, true);
     hello_with_token(0, "Ann", "unknownTokenFromAnotherServer_0123456789abc", 1);
@@ -219,7 +219,7 @@ START_TEST(test_a_hello_without_a_token_is_welcomed_at_once_and_stores_nothing)
 }
 END_TEST
 
-START_TEST(test_a_guest_is_stored_with_its_id_and_token_when_it_first_makes_a_table_and_what_came_meanwhile_waits)
+START_TEST(test_a_guest_is_stored_with_its_id_and_token_when_it_first_makes_a_table_and_the_rest_waits)
 {
     hello(0, "Ann", 1);
     const int64_t id = welcomed_id(0, 1);
@@ -401,9 +401,9 @@ int main(void)
     Suite *s = suite_create("lobby");
     TCase *tc = tcase_create("lobby");
     tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_a_hello_with_a_token_waits_for_the_store_and_what_came_meanwhile_is_answered_after_the_welcome);
+    tcase_add_test(tc, test_a_hello_with_a_token_waits_for_the_store_and_what_came_meanwhile_follows_the_welcome);
     tcase_add_test(tc, test_a_hello_without_a_token_is_welcomed_at_once_and_stores_nothing);
-    tcase_add_test(tc, test_a_guest_is_stored_with_its_id_and_token_when_it_first_makes_a_table_and_what_came_meanwhile_waits);
+    tcase_add_test(tc, test_a_guest_is_stored_with_its_id_and_token_when_it_first_makes_a_table_and_the_rest_waits);
     tcase_add_test(tc, test_joining_a_table_or_registering_stores_the_guest_first);
     tcase_add_test(tc, test_a_store_refusal_of_the_input_is_a_bad_request_and_an_unreachable_store_is_unavailable);
     tcase_add_test(tc, test_the_thirty_first_new_guest_of_an_address_in_a_minute_is_rate_limited);
