@@ -14,23 +14,41 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: teahouse admin grant NAME [--db FILE]\n"
                  "       teahouse admin revoke NAME [--db FILE]\n"
-                 "       teahouse admin verify [--db FILE]\n");
+                 "       teahouse admin verify [--db FILE] [--ledger-key FILE]\n");
 }
 
-/* Takes "--db FILE" or "--db=FILE" out of the arguments; false on a stray argument. */
-static bool parse_args(int argc, char **argv, const char **name, const char **db_path)
+typedef struct admin_args {
+    const char *name;
+    const char *db_path;
+    const char *key_path; /* NULL: the database's path + ".key" */
+} admin_args;
+
+/* Takes "--flag VALUE" or "--flag=VALUE" at argv[*i]; true when it was that flag. */
+static bool take_flag(int argc, char **argv, int *i, const char *flag, const char **value)
+{
+    size_t len = strlen(flag);
+    if (strcmp(argv[*i], flag) == 0 && *i + 1 < argc) {
+        *value = argv[++*i];
+        return true;
+    }
+    if (strncmp(argv[*i], flag, len) == 0 && argv[*i][len] == '=') {
+        *value = argv[*i] + len + 1;
+        return true;
+    }
+    return false;
+}
+
+/* Takes --db and --ledger-key out of the arguments; false on a stray argument. */
+static bool parse_args(int argc, char **argv, admin_args *a)
 {
     config defaults;
     config_set_defaults(&defaults);
-    *db_path = defaults.db_path;
-    *name = NULL;
+    *a = (admin_args){.db_path = defaults.db_path, .key_path = defaults.ledger_key_path};
     for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
-            *db_path = argv[++i];
-        else if (strncmp(argv[i], "--db=", 5) == 0)
-            *db_path = argv[i] + 5;
-        else if (*name == NULL && argv[i][0] != '-')
-            *name = argv[i];
+        if (take_flag(argc, argv, &i, "--db", &a->db_path) || take_flag(argc, argv, &i, "--ledger-key", &a->key_path))
+            continue;
+        if (a->name == NULL && argv[i][0] != '-')
+            a->name = argv[i];
         else
             return false;
     }
@@ -48,11 +66,11 @@ static int set_admin(const char *db_path, const char *name, bool is_admin)
     return 0;
 }
 
-static int verify(const char *db_path)
+static int verify(const char *db_path, const char *key_path)
 {
     store_error error;
     store_ledger_check check;
-    if (!store_ledger_verify_path(db_path, &check, &error)) {
+    if (!store_ledger_verify_path(db_path, key_path, &check, &error)) {
         fprintf(stderr, "teahouse admin: %s\n", error.message);
         return 1;
     }
@@ -63,21 +81,27 @@ static int verify(const char *db_path)
     }
     printf("The ledger of %s verifies: %lld rows, every hand sums to zero, the hash chain is whole.\n", db_path,
            (long long)check.rows_checked);
+    if (!check.keyed)
+        printf("It has no key yet: a server has not opened it since it was upgraded, so a forger who can write"
+               " the database could have rewritten it.\n");
+    else if (check.v1_rows > 0)
+        printf("Rows 1 to %lld are from before the ledger had its key; the key record vouches for them.\n",
+               (long long)check.v1_rows);
     return 0;
 }
 
 int admin_command(int argc, char **argv)
 {
-    const char *name, *db_path;
-    if (argc < 2 || !parse_args(argc, argv, &name, &db_path)) {
+    admin_args a;
+    if (argc < 2 || !parse_args(argc, argv, &a)) {
         usage(stderr);
         return 2;
     }
     const char *what = argv[1];
-    if ((strcmp(what, "grant") == 0 || strcmp(what, "revoke") == 0) && name != NULL)
-        return set_admin(db_path, name, strcmp(what, "grant") == 0);
-    if (strcmp(what, "verify") == 0 && name == NULL)
-        return verify(db_path);
+    if ((strcmp(what, "grant") == 0 || strcmp(what, "revoke") == 0) && a.name != NULL)
+        return set_admin(a.db_path, a.name, strcmp(what, "grant") == 0);
+    if (strcmp(what, "verify") == 0 && a.name == NULL)
+        return verify(a.db_path, a.key_path);
     usage(stderr);
     return 2;
 }

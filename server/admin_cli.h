@@ -4,7 +4,9 @@
  *
  *   teahouse admin grant NAME [--db FILE]    make the account NAME an admin
  *   teahouse admin revoke NAME [--db FILE]   take the admin flag away
- *   teahouse admin verify [--db FILE]        check the ledger's sums and hash chain
+ *   teahouse admin verify [--db FILE] [--ledger-key FILE]
+ *                                            check the ledger's sums and keyed hash chain, with
+ *                                            the key file (default: the database's path + ".key")
  */
 #ifndef ADMIN_CLI_H
 #define ADMIN_CLI_H

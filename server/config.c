@@ -49,6 +49,13 @@ static const flag_spec flags[] = {
     {"db", 0, FLAG_STRING, offsetof(config, db_path), 0, 0, "FILE", "SQLite database file (created if missing)"},
     {"db-max-pages", 0, FLAG_INT, offsetof(config, db_max_pages), 0, 2000000000, "N",
      "the database may not grow beyond N pages of 4 KiB (0 = no limit); when full, tables pause"},
+    {"ledger-key", 0, FLAG_STRING, offsetof(config, ledger_key_path), 0, 0, "FILE",
+     "the ledger's key, made (mode 0600) at the first start; keep it apart from the database's backups"
+     " (default: the --db file's path + .key)"},
+    {"guest-days", 0, FLAG_INT, offsetof(config, guest_days), 0, 36500, "N",
+     "a guest unseen for N days who never played a hand is deleted, sessions and all (0 = never)"},
+    {"new-guests-per-minute", 0, FLAG_INT, offsetof(config, new_guests_per_minute), 0, 1000000, "N",
+     "new guests one client address may start per minute, N at once at most (0 = no limit)"},
     {"durability", 0, FLAG_DURABILITY, offsetof(config, durability_full), 0, 0, "MODE",
      "normal: a commit survives the process dying; full: also a power cut (slower)"},
     {"log-level", 0, FLAG_LOG_LEVEL, offsetof(config, log_level), 0, 0, "LEVEL",
@@ -95,6 +102,9 @@ void config_set_defaults(config *cfg)
     cfg->db_path = "teahouse.db";
     cfg->durability_full = false;
     cfg->db_max_pages = 0;
+    cfg->ledger_key_path = "";
+    cfg->guest_days = 30;
+    cfg->new_guests_per_minute = 30;
     cfg->log_level = LOG_LEVEL_INFO;
     cfg->turn_seconds = 30;
     cfg->reconnect_seconds = 120;

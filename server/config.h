@@ -32,6 +32,9 @@ typedef struct config {
     const char *db_path;      /* --db: SQLite database file */
     bool durability_full;     /* --durability full (else normal) */
     int db_max_pages;         /* --db-max-pages: a quota on the database's size, 0 for none */
+    const char *ledger_key_path; /* --ledger-key: the ledger's key file, "" for the database's path + ".key" */
+    int guest_days;           /* --guest-days: unused guests are deleted after N days, 0 never */
+    int new_guests_per_minute; /* --new-guests-per-minute: per client address, 0 for no limit */
     log_level log_level;      /* --log-level: error, warn, info, debug */
     int turn_seconds;         /* --turn-seconds: time a seat has to act (house_limits.h's range) */
     int reconnect_seconds;    /* --reconnect-seconds: how long a dropped seat is kept */

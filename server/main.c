@@ -3,7 +3,8 @@
  * and reopen the tables it kept, serve until SIGINT or SIGTERM, then shut down in the order
  * libwebsockets 4.1 needs on a foreign loop: park the tables, net_stop, let uv_run return,
  * net_destroy, free the lobby, close the store (writing what is asked), run the loop once more
- * so every callback runs, uv_loop_close.
+ * so every callback runs, uv_loop_close. While serving, guests nobody has used for --guest-days
+ * are expired from the store at start-up and every hour.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +32,55 @@ typedef struct app {
     lobby *lobby;
     store *store;
     bool stopping;
+    uv_timer_t guest_sweep;
+    int64_t guest_idle_seconds;    /* 0: guests are never expired */
+    bool guest_sweep_asked;        /* a store_guests_expire is unanswered */
 } app;
+
+#define GUEST_SWEEP_MS (3600 * 1000)
+#define GUEST_SWEEP_BATCH 1000     /* guests one request deletes at most: a short transaction */
+
+/* --- expiring guests nobody uses --- */
+
+static void sweep_guests(app *a);
+
+static void on_guests_expired(void *ctx, const store_error *error, int64_t count)
+{
+    app *a = ctx;
+    a->guest_sweep_asked = false;
+    if (error->status != STORE_OK) {
+        if (error->status != STORE_CLOSED)
+            log_warn("expiring guests: %s", error->message);
+        return;
+    }
+    if (count > 0)
+        log_info("expired %lld guest(s) unseen for %lld days", (long long)count,
+                 (long long)(a->guest_idle_seconds / 86400));
+    if (count == GUEST_SWEEP_BATCH && !a->stopping) /* there may be more: the next batch now */
+        sweep_guests(a);
+}
+
+static void sweep_guests(app *a)
+{
+    if (a->guest_sweep_asked || a->stopping)
+        return;
+    a->guest_sweep_asked = store_guests_expire(a->store, a->guest_idle_seconds, GUEST_SWEEP_BATCH,
+                                               on_guests_expired, a);
+}
+
+static void on_guest_sweep(uv_timer_t *timer) { sweep_guests(timer->data); }
+
+/* The hourly sweep; it does not keep the loop running by itself. */
+static void start_guest_sweep(app *a, int guest_days)
+{
+    uv_timer_init(&a->loop, &a->guest_sweep);
+    a->guest_sweep.data = a;
+    a->guest_idle_seconds = (int64_t)guest_days * 86400;
+    if (guest_days > 0) {
+        uv_timer_start(&a->guest_sweep, on_guest_sweep, 0, GUEST_SWEEP_MS);
+        uv_unref((uv_handle_t *)&a->guest_sweep);
+    }
+}
 
 
 /* Lets one process hold as many sockets as the hard limit allows (DESIGN.md: Scale). */
@@ -66,6 +115,7 @@ static void on_signal(uv_signal_t *handle, int signum)
     log_info("received %s, shutting down", signum == SIGINT ? "SIGINT" : "SIGTERM");
     lobby_shutdown(a->lobby);
     net_stop(a->net);
+    uv_close((uv_handle_t *)&a->guest_sweep, NULL);
     uv_close((uv_handle_t *)&a->sigint, NULL);
     uv_close((uv_handle_t *)&a->sigterm, NULL);
 }
@@ -170,6 +220,7 @@ static int serve(const config *cfg)
     lobby_cfg.next_hand_ms = cfg->next_hand_seconds * 1000;
     lobby_cfg.empty_close_ms = cfg->empty_table_seconds * 1000;
     lobby_cfg.max_tables = cfg->max_tables;
+    lobby_cfg.new_guests_per_minute = cfg->new_guests_per_minute;
 
     int lock_fd = lock_database(cfg->db_path);
     if (lock_fd < 0) {
@@ -179,6 +230,7 @@ static int serve(const config *cfg)
     store_options store_opts = store_options_default();
     store_opts.durability = cfg->durability_full ? STORE_DURABILITY_FULL : STORE_DURABILITY_NORMAL;
     store_opts.max_bytes = (int64_t)cfg->db_max_pages * 4096; /* the flag counts pages of 4 KiB */
+    store_opts.ledger_key_path = cfg->ledger_key_path;
     store_error store_err;
     a.store = store_open(&a.loop, cfg->db_path, &store_opts, &store_err);
     if (a.store == NULL) {
@@ -214,10 +266,12 @@ static int serve(const config *cfg)
         close_loop(&a);
         return 1;
     }
+    start_guest_sweep(&a, cfg->guest_days);
     if (!start_signals(&a)) {
         log_error("cannot watch SIGINT and SIGTERM");
         lobby_shutdown(a.lobby);
         net_stop(a.net);
+        uv_close((uv_handle_t *)&a.guest_sweep, NULL);
         a.stopping = true;
     }
 

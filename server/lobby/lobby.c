@@ -44,7 +44,8 @@ lobby_config lobby_config_default(void)
                           .retry_ms = 5000,
                           .max_tables = 10000,
                           .rate_per_second = LIMIT_RATE_PER_SECOND,
-                          .rate_burst = LIMIT_RATE_BURST};
+                          .rate_burst = LIMIT_RATE_BURST,
+                          .new_guests_per_minute = 30};
 }
 
 throttle_config lobby_code_miss_config(void)
@@ -569,8 +570,21 @@ static void table_command(request *q)
         lobby_send_ok(q->c, m->id);
 }
 
+/* What makes a guest worth storing: a table it joins or makes (a room saves its id), an account. */
+static bool keeps_the_guest(const request *q)
+{
+    switch (q->m->type) {
+    case PROTO_CREATE_TABLE: return game_find(q->m->game) != NULL;
+    case PROTO_JOIN_TABLE: return find_room(q->l, q->m->code) != NULL;
+    case PROTO_REGISTER: return true;
+    default: return false;
+    }
+}
+
 static void dispatch(request *q)
 {
+    if (keeps_the_guest(q) && !lobby_guest_kept(q))
+        return; /* handled again once the store has the guest */
     switch (q->m->type) {
     case PROTO_HELLO: lobby_hello(q); return;
     case PROTO_PING: {
@@ -611,8 +625,8 @@ static void on_open(void *ctx, net_conn *conn)
 static void handle(lobby *l, client *c, const char *text, size_t len);
 
 /* A client may send more right after its hello; what comes before the store has answered the
- * hello waits (a few messages) and is handled, in order, after the welcome. */
-static bool queue_message(lobby *l, client *c, const char *text, size_t len)
+ * hello (or stored its guest) waits (a few messages) and is handled, in order, after it. */
+bool lobby_queue_message(lobby *l, client *c, const char *text, size_t len)
 {
     if (c->n_queued >= LOBBY_QUEUE_MAX) {
         lobby_send_error(l, c, NULL, PROTO_ERR_NOT_HELLO, "Wait for the welcome before sending more.");
@@ -629,6 +643,16 @@ static bool queue_message(lobby *l, client *c, const char *text, size_t len)
     return true;
 }
 
+void lobby_unqueue_first(client *c)
+{
+    if (c->n_queued == 0)
+        return;
+    free(c->queued[0]);
+    c->n_queued--;
+    memmove(c->queued, c->queued + 1, sizeof(char *) * (size_t)c->n_queued);
+    memmove(c->queued_len, c->queued_len + 1, sizeof(size_t) * (size_t)c->n_queued);
+}
+
 void lobby_hello_done(lobby *l, client *c)
 {
     c->hello_pending = false;
@@ -641,7 +665,7 @@ void lobby_hello_done(lobby *l, client *c)
     for (int i = 0; i < n; i++) {
         /* a queued hello or login may wait for the store again: the rest waits behind it */
         if (c->hello_pending && c->conn != NULL)
-            queue_message(l, c, texts[i], lens[i]);
+            lobby_queue_message(l, c, texts[i], lens[i]);
         else if (c->conn != NULL)
             handle(l, c, texts[i], lens[i]);
         free(texts[i]);
@@ -666,7 +690,7 @@ static void on_message(void *ctx, net_conn *conn, const char *text, size_t len)
         break;
     }
     if (c->hello_pending)
-        queue_message(l, c, text, len);
+        lobby_queue_message(l, c, text, len);
     else
         handle(l, c, text, len);
 }
@@ -682,7 +706,7 @@ static void handle(lobby *l, client *c, const char *text, size_t len)
     else if (c->p == NULL && m.type != PROTO_HELLO)
         lobby_send_error(l, c, m.id, PROTO_ERR_NOT_HELLO, "Say hello first: {\"type\":\"hello\",\"v\":1,\"name\":…}.");
     else
-        dispatch(&(request){.l = l, .c = c, .m = &m});
+        dispatch(&(request){.l = l, .c = c, .m = &m, .text = text, .len = len});
     proto_msg_free(&m);
 }
 
@@ -782,7 +806,9 @@ lobby *lobby_create(uv_loop_t *loop, const lobby_config *config, store *st)
     l->store = st;
     throttle_config misses = lobby_code_miss_config();
     l->code_misses = throttle_create(&misses);
-    if (l->code_misses == NULL) {
+    if (l->code_misses == NULL ||
+        (config->new_guests_per_minute > 0 && (l->new_guests = lobby_new_guest_limit(config)) == NULL)) {
+        throttle_destroy(l->code_misses);
         free(l);
         return NULL;
     }
@@ -868,6 +894,7 @@ void lobby_maybe_free(lobby *l)
     while (l->players != NULL)
         lobby_free_player(l, l->players);
     throttle_destroy(l->code_misses);
+    throttle_destroy(l->new_guests);
     free(l);
 }
 

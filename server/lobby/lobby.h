@@ -30,10 +30,11 @@ typedef struct lobby_config {
     int max_tables;         /* open tables at most */
     double rate_per_second; /* messages a connection may send on average */
     double rate_burst;      /* and in a burst */
+    int new_guests_per_minute; /* new guests one client address may start (as many at once); 0: no limit */
 } lobby_config;
 
 /* Defaults: 30 s turns, 120 s reconnection, 700 ms bots, 10 s between hands, 60 s empty close,
- * 5 s retry, 10,000 tables, 20 messages/s with bursts of 40. */
+ * 5 s retry, 10,000 tables, 20 messages/s with bursts of 40, 30 new guests a minute an address. */
 lobby_config lobby_config_default(void);
 
 /* The throttle of join_table's failures by address (house_limits.h, LIMIT_CODE_MISS*): a failure

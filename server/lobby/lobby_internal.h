@@ -33,7 +33,7 @@ typedef struct client {
     rate_bucket bucket;    /* with its strikes (ratelimit.h) */
     int pending;           /* store requests made for it, not yet answered */
     bool password_job;     /* its register or login is being hashed */
-    bool hello_pending;    /* its hello waits for the store */
+    bool hello_pending;    /* its hello, or the storing of its guest, waits for the store */
     char *queued[LOBBY_QUEUE_MAX]; /* messages that came meanwhile, handled after the welcome */
     size_t queued_len[LOBBY_QUEUE_MAX];
     int n_queued;
@@ -56,6 +56,7 @@ struct lobby {
     player *by_token[LOBBY_BUCKETS];
     player *by_id[LOBBY_BUCKETS];
     int64_t next_player_id;               /* without a store */
+    throttle *new_guests;                 /* by client address (lobby_players.c); NULL: no limit */
     room_node *rooms;                     /* newest first */
     uint64_t next_serial;
     room_node *rooms_by_code[LOBBY_BUCKETS];
@@ -83,6 +84,8 @@ typedef struct request {
     lobby *l;
     client *c;
     proto_msg *m;
+    const char *text;  /* the message as it came, to hold it while the store works (lobby_guest_kept) */
+    size_t len;
 } request;
 
 /* A store request made for a client: what its callback needs after the message is gone. */
@@ -95,6 +98,7 @@ typedef struct lobby_pending {
     char code[PROTO_CODE_LEN + 1];
     const game_ops *game;
     json_t *options;
+    int64_t player_id;          /* a guest being stored */
 } lobby_pending;
 
 /* lobby.c */
@@ -114,6 +118,10 @@ void lobby_pending_free(lobby_pending *w);
 void lobby_maybe_free(lobby *l);
 /* The hello waiting for the store is answered: handle the messages that came meanwhile. */
 void lobby_hello_done(lobby *l, client *c);
+/* Holds a message until lobby_hello_done (false, with an error sent, when too many wait). */
+bool lobby_queue_message(lobby *l, client *c, const char *text, size_t len);
+/* Drops the oldest message held (it was answered otherwise). */
+void lobby_unqueue_first(client *c);
 
 /* lobby_players.c */
 /* A store request failed: bad_request with the store's reason when it refused the input itself
@@ -125,6 +133,11 @@ player *lobby_find_player_by_id(lobby *l, int64_t id);
 /* The player of that id, made (not connected) if it is not in memory; NULL when out of memory. */
 player *lobby_player_of_id(lobby *l, int64_t id, const char *name);
 void lobby_free_player(lobby *l, player *p);
+/* The new-guest limit of config (NULL when there is none). */
+throttle *lobby_new_guest_limit(const lobby_config *config);
+/* True when the client's player is stored (or nothing is kept); otherwise stores its guest and
+ * holds this message, and those that follow, until that is answered, and answers false. */
+bool lobby_guest_kept(request *q);
 void lobby_hello(request *q);
 void lobby_register(request *q);
 void lobby_login(request *q);

@@ -6,7 +6,15 @@
  * With a store, a player's id is the store's and a token is a store session, so a guest who comes
  * back after a restart is the same player, still in their seats. Without one, players live in
  * memory only, with random tokens, and accounts are refused.
+ *
+ * A hello without a token writes nothing: the new guest gets an id and a token the store
+ * reserves (store_guest_reserve) and lives in memory, and is stored, with its session, only when
+ * it first does something a room or an account must remember (lobby_guest_kept: joining or making
+ * a table, registering). Its token resumes it in memory from the start, and after a restart once
+ * it is stored. New guests are limited per client address (an IPv6 one by its /64), so that one
+ * address cannot fill the memory with guests either.
  */
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,12 +84,13 @@ static void set_name(player *p, const char *name)
     p->name[len] = '\0';
 }
 
-static player *new_player(lobby *l, int64_t id, const char *name)
+static player *new_player(lobby *l, int64_t id, const char *name, bool stored)
 {
     player *p = calloc(1, sizeof *p);
     if (p == NULL)
         return NULL;
     p->id = id;
+    p->stored = stored;
     set_name(p, name);
     p->gone_at_ms = uv_now(l->loop);
     unsigned b = id_bucket(id);
@@ -98,7 +107,9 @@ static player *new_player(lobby *l, int64_t id, const char *name)
 player *lobby_player_of_id(lobby *l, int64_t id, const char *name)
 {
     player *p = lobby_find_player_by_id(l, id);
-    return p != NULL ? p : new_player(l, id, name);
+    if (p != NULL)
+        p->stored = true; /* the store named it */
+    return p != NULL ? p : new_player(l, id, name, true);
 }
 
 void lobby_free_player(lobby *l, player *p)
@@ -169,7 +180,7 @@ static void welcome(lobby *l, client *c, player *p, const char *name, const json
 {
     if (name[0] && strcmp(name, p->name) != 0) {
         set_name(p, name);
-        if (l->store != NULL && store_player_save(l->store, p->id, name, on_rename_saved, l))
+        if (l->store != NULL && p->stored && store_player_save(l->store, p->id, name, on_rename_saved, l))
             l->pending++;
     }
     attach(l, c, p);
@@ -199,46 +210,149 @@ static void unavailable(lobby *l, client *c, const json_t *id, const store_error
     lobby_send_store_error(l, c, id, error, "The server cannot reach its records right now; try again shortly.");
 }
 
-/* --- hello --- */
+/* --- new guests --- */
 
-static void on_guest_created(void *ctx, const store_error *error, const store_session *session)
+/* The key new guests are counted by: the client's address; an IPv6 one by its /64, which one
+ * subscriber usually holds whole (an IPv4-mapped one by its IPv4 address). */
+static void address_key(const char *peer, char *out, size_t cap)
 {
+    unsigned char a[16];
+    if (peer == NULL || inet_pton(AF_INET6, peer, a) != 1) {
+        snprintf(out, cap, "%s", peer ? peer : "");
+        return;
+    }
+    static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    char text[INET6_ADDRSTRLEN];
+    if (memcmp(a, mapped, sizeof mapped) == 0) {
+        inet_ntop(AF_INET, a + 12, text, sizeof text);
+        snprintf(out, cap, "%s", text);
+        return;
+    }
+    memset(a + 8, 0, 8);
+    inet_ntop(AF_INET6, a, text, sizeof text);
+    snprintf(out, cap, "%s/64", text);
+}
+
+throttle *lobby_new_guest_limit(const lobby_config *config)
+{
+    const double per_minute = config->new_guests_per_minute;
+    /* Forgotten once a minute has refilled the bucket; at most 65,536 addresses (~10 MiB). */
+    throttle_config t = {.rate = per_minute / 60.0, .burst = per_minute, .idle_ms = 60000, .max_keys = 65536};
+    return throttle_create(&t);
+}
+
+/* May the client's address start one more guest now? When not, says so to the client. */
+static bool guest_allowed(lobby *l, client *c, const json_t *id)
+{
+    if (l->new_guests == NULL)
+        return true;
+    char key[INET6_ADDRSTRLEN + 8];
+    address_key(c->conn != NULL ? net_conn_peer(c->conn) : NULL, key, sizeof key);
+    uint64_t wait_ms = 0;
+    if (throttle_allow(l->new_guests, key, uv_now(l->loop), &wait_ms))
+        return true;
+    char why[128];
+    snprintf(why, sizeof why, "Too many new guests from your address; try again in %llu s.",
+             (unsigned long long)(wait_ms + 999) / 1000);
+    lobby_send_error(l, c, id, PROTO_ERR_RATE_LIMITED, why);
+    return false;
+}
+
+/* A new guest, in memory only, welcomed at once (a visitor who only looks costs no row). */
+static void new_guest(lobby *l, client *c, const char *name, const json_t *id)
+{
+    if (!guest_allowed(l, c, id))
+        return;
+    int64_t player_id;
+    char token[PROTO_TOKEN_LEN + 1];
+    _Static_assert(STORE_TOKEN_SIZE <= PROTO_TOKEN_LEN + 1, "a store token is a resume token");
+    if (l->store != NULL) {
+        if (!store_guest_reserve(l->store, &player_id, token)) {
+            lobby_send_error(l, c, id, PROTO_ERR_UNAVAILABLE, "The server is stopping.");
+            return;
+        }
+    } else {
+        unsigned char secret[PROTO_TOKEN_LEN / 2];
+        randombytes_buf(secret, sizeof secret);
+        sodium_bin2hex(token, sizeof token, secret, sizeof secret);
+        player_id = ++l->next_player_id;
+    }
+    player *p = new_player(l, player_id, name, l->store == NULL);
+    if (p == NULL) {
+        lobby_send_error(l, c, id, PROTO_ERR_INTERNAL, "The server is out of memory.");
+        return;
+    }
+    set_token(l, p, token);
+    sodium_memzero(token, sizeof token);
+    welcome(l, c, p, name, id, false);
+}
+
+static void on_guest_kept(void *ctx, const store_error *error, const store_session *session)
+{
+    (void)session;
     lobby_pending *w = ctx;
     lobby *l = w->l;
     client *c = w->c;
+    /* a conflict: another connection of the same guest stored it first */
+    const bool kept = error->status == STORE_OK || error->status == STORE_CONFLICT;
+    player *p = lobby_find_player_by_id(l, w->player_id);
+    if (kept && p != NULL)
+        p->stored = true;
     if (lobby_pending_end(w)) {
-        player *p = error->status == STORE_OK ? lobby_player_of_id(l, session->player_id, w->name) : NULL;
-        if (error->status != STORE_OK) {
-            unavailable(l, c, w->id, error);
-        } else if (p == NULL) {
-            lobby_send_error(l, c, w->id, PROTO_ERR_INTERNAL, "The server is out of memory.");
-        } else {
-            set_token(l, p, session->token);
-            welcome(l, c, p, w->name, w->id, false);
+        if (!kept) { /* the message held for it is answered with the store's trouble */
+            lobby_send_store_error(l, c, w->id, error, "The server cannot keep your records right now; try again"
+                                                       " shortly.");
+            lobby_unqueue_first(c);
         }
         lobby_hello_done(l, c);
     }
     lobby_pending_free(w);
 }
 
-static bool create_guest(lobby_pending *w)
+bool lobby_guest_kept(request *q)
 {
-    return store_guest_create(w->l->store, w->name, on_guest_created, w);
+    lobby *l = q->l;
+    client *c = q->c;
+    player *p = c->p;
+    if (l->store == NULL || p->stored)
+        return true;
+    lobby_pending *w = lobby_pending_begin(l, c, q->m->id);
+    if (w == NULL)
+        return false;
+    w->player_id = p->id;
+    if (!lobby_queue_message(l, c, q->text, q->len)) {
+        lobby_pending_end(w);
+        lobby_pending_free(w);
+        return false;
+    }
+    c->hello_pending = true;
+    if (!store_guest_keep(l->store, p->id, p->name, p->token, on_guest_kept, w)) {
+        lobby_unqueue_first(c);
+        if (lobby_pending_end(w)) {
+            lobby_send_error(l, c, w->id, PROTO_ERR_UNAVAILABLE, "The server is stopping.");
+            lobby_hello_done(l, c);
+        }
+        lobby_pending_free(w);
+    }
+    return false;
 }
+
+/* --- hello --- */
 
 static void on_session_found(void *ctx, const store_error *error, const store_session *session)
 {
     lobby_pending *w = ctx;
     lobby *l = w->l;
     client *c = w->c;
-    /* an expired or unknown token: a new guest, as if none was given; the same request goes on */
-    if (error->status == STORE_NOT_FOUND && c->conn != NULL && create_guest(w))
-        return;
     if (lobby_pending_end(w)) {
         player *p = error->status == STORE_OK
                         ? lobby_player_of_id(l, session->player_id, w->name[0] ? w->name : session->nickname)
                         : NULL;
-        if (error->status != STORE_OK) {
+        if (error->status == STORE_NOT_FOUND) {
+            /* an expired or unknown token (or a guest never stored, from before a restart): a new
+             * guest, as if none was given */
+            new_guest(l, c, w->name, w->id);
+        } else if (error->status != STORE_OK) {
             unavailable(l, c, w->id, error);
         } else if (p == NULL) {
             lobby_send_error(l, c, w->id, PROTO_ERR_INTERNAL, "The server is out of memory.");
@@ -278,17 +392,8 @@ void lobby_hello(request *q)
         welcome(l, c, p, m->name, m->id, true);
         return;
     }
-    if (l->store == NULL) {
-        unsigned char secret[PROTO_TOKEN_LEN / 2];
-        char token[PROTO_TOKEN_LEN + 1];
-        randombytes_buf(secret, sizeof secret);
-        sodium_bin2hex(token, sizeof token, secret, sizeof secret);
-        if ((p = new_player(l, ++l->next_player_id, m->name)) == NULL) {
-            lobby_send_error(l, c, m->id, PROTO_ERR_INTERNAL, "The server is out of memory.");
-            return;
-        }
-        set_token(l, p, token);
-        welcome(l, c, p, m->name, m->id, false);
+    if (l->store == NULL || !m->token[0]) {
+        new_guest(l, c, m->name, m->id);
         return;
     }
     lobby_pending *w = lobby_pending_begin(l, c, m->id);
@@ -297,8 +402,7 @@ void lobby_hello(request *q)
     snprintf(w->name, sizeof w->name, "%s", m->name);
     snprintf(w->token, sizeof w->token, "%s", m->token);
     c->hello_pending = true;
-    bool asked = m->token[0] ? store_session_lookup(l->store, m->token, on_session_found, w) : create_guest(w);
-    if (!asked)
+    if (!store_session_lookup(l->store, m->token, on_session_found, w))
         end_failed_request(w);
 }
 

@@ -1,18 +1,21 @@
 /*
  * store — what the house keeps on disk: players (guests and accounts), login sessions, tables
  * (with the game's own state they carry from hand to hand), hands as their seed, deal and ordered
- * accepted actions, and the append-only, hash-chained ledger. The rooms and the lobby speak to it
- * only through this header: no SQL crosses it, so another backend (PostgreSQL for several nodes,
- * DESIGN.md: Scale) can implement the same functions without touching them.
+ * accepted actions, and the append-only, keyed, hash-chained ledger. Player ids are given by the
+ * store on the loop thread, so a guest can be given its id and token before (or without) being
+ * stored (store_guest_reserve), and guests nobody uses can be expired. The rooms and the lobby
+ * speak to it only through this header: no SQL crosses it, so another backend (PostgreSQL for
+ * several nodes, DESIGN.md: Scale) can implement the same functions without touching them.
  *
  * Backends. store_open opens the SQLite backend (one file, WAL); store_memory_open
  * (store_memory.h) keeps everything in memory for tests. Both answer every request below alike.
  *
  * Threads. The SQLite store owns its database connection on a thread of its own; the loop never
- * waits on disk (the in-memory store does everything on the loop thread). Every request below is made on the loop thread, copies what it needs, and is answered by
- * its callback, run later on the loop thread (never from inside the request function). Requests
- * are answered in the order they were made, except login and account creation, whose password
- * hashing runs on libuv's thread pool so that it never holds up a hand's writes. The requests
+ * waits on disk (the in-memory store does everything on the loop thread). Every request below is
+ * made on the loop thread, copies what it needs, and is answered by its callback, run later on
+ * the loop thread (never from inside the request function). Requests are answered in the order
+ * they were made, except login and account creation, whose password hashing runs on libuv's
+ * thread pool so that it never holds up a hand's writes. The requests
  * made during one turn of the loop go to the store thread together, just before the loop waits,
  * and what is waiting there is written in one transaction (group commit); each request is atomic
  * on its own, and a callback reporting STORE_OK means the data is committed: a client shown a
@@ -28,9 +31,9 @@
  * holds the data, pauses (the rooms pause their tables) and may retry the same request.
  *
  * Ledger rows. Row ids run 1, 2, 3, … in the order written. Each row's hash is BLAKE2b-256
- * (libsodium crypto_generichash, 32 bytes, no key), written as 64 lowercase hex digits, of this
- * canonical text, one field a line, each line ending in "\n", integers in decimal:
- *     teahouse-ledger-v1
+ * (libsodium crypto_generichash, 32 bytes), written as 64 lowercase hex digits, of this canonical
+ * text, one field a line, each line ending in "\n", integers in decimal:
+ *     teahouse-ledger-v2
  *     id=<id>
  *     table=<table id>
  *     hand=<hand id>
@@ -41,6 +44,14 @@
  *     balance=<the player's balance after the row, or empty for a bot's seat>
  *     at=<milliseconds since the Unix epoch>
  *     prev=<the previous row's hash; 64 zeros for row 1>
+ * hashed with the ledger's key: 32 random bytes in a file outside the database (store_key.h;
+ * "<database>.key" unless store_options.ledger_key_path says otherwise), made with mode 0600 when
+ * the store first opens the database. Someone who can change the database but cannot read the
+ * key cannot make a row that verifies. Rows written before the ledger had a key (by an older
+ * teahouse) stay as they were: their text starts "teahouse-ledger-v1" and is hashed with no key.
+ * The key record (a table of its own, one row, keyed with the same key: store_ledger.h) says how
+ * many such rows there are and the hash of the last; a v1 row after them, a record that does not
+ * match the key, or rows without a record beside a key, all fail verification.
  * The rows of one hand sum to zero and are written in the same transaction as the hand's end.
  */
 #ifndef STORE_H
@@ -108,6 +119,10 @@ typedef struct store_options {
      * (and from store_admin_* on the caller's), so it must be thread-safe. Tests set it. */
     int64_t (*clock_ms)(void *clock_ctx);
     void *clock_ctx;
+    /* The ledger's key file (SQLite); NULL or "" for "<database>.key". Made (0600) when missing and
+     * the ledger has no key yet; store_open refuses one that others may read, that is not 32
+     * bytes, or that is not the ledger's. */
+    const char *ledger_key_path;
 } store_options;
 
 store_options store_options_default(void);
@@ -141,6 +156,8 @@ typedef struct store_session {
 
 typedef void (*store_session_cb)(void *ctx, const store_error *error, const store_session *session);
 
+typedef void (*store_count_cb)(void *ctx, const store_error *error, int64_t count);
+
 /* A guest when player_id is 0 (answers the new id), otherwise renames that player and marks it
  * seen (answers the same id). */
 bool store_player_save(store *s, int64_t player_id, const char *nickname, store_id_cb cb, void *ctx);
@@ -148,6 +165,27 @@ bool store_player_save(store *s, int64_t player_id, const char *nickname, store_
 /* A new guest and a session for it, in one transaction: answers the session (player id, nickname,
  * and the token, given once: a guest resumes with it after a restart, like an account). */
 bool store_guest_create(store *s, const char *nickname, store_session_cb cb, void *ctx);
+
+/* A guest who is not stored yet (a visitor who has only looked around costs no row): at once,
+ * on the loop thread and writing nothing, a player id that no player of this store has or will
+ * be given, and a new session token. Ids are given out in increasing order from one past the
+ * highest stored when the store opened; one reserved and never kept is simply never used. False
+ * when the store is closing. */
+bool store_guest_reserve(store *s, int64_t *player_id, char token[STORE_TOKEN_SIZE]);
+
+/* Stores a guest reserved by store_guest_reserve, with a session for its token, in one
+ * transaction, as store_guest_create does (the answer's token is left empty: the caller has it).
+ * STORE_CONFLICT when that player is stored already; STORE_INVALID for an id never reserved or a
+ * token that is not one. */
+bool store_guest_keep(store *s, int64_t player_id, const char *nickname, const char *token, store_session_cb cb,
+                      void *ctx);
+
+/* Deletes, oldest first and at most `limit` (1 to 10,000) of them, the guests not seen for
+ * idle_seconds (seen: created, renamed, or their session opened or looked up), with their
+ * sessions; never an account, a player with ledger rows, or a player seated at or hosting a
+ * table that is not closed (a closed table's host becomes none). Answers how many went: a count
+ * equal to limit means there may be more. */
+bool store_guests_expire(store *s, int64_t idle_seconds, int limit, store_count_cb cb, void *ctx);
 
 /* A new account (name unique, case-insensitively for ASCII letters; the nickname starts as the
  * name), or, when guest_id is not 0, that guest becomes the account and keeps its history.
@@ -302,18 +340,24 @@ typedef struct store_ledger_check {
     bool ok;
     int64_t rows_checked;
     int64_t first_bad_row;     /* 0 when ok */
+    int64_t v1_rows;           /* of the rows checked, those from before the ledger had its key */
+    bool keyed;                /* the ledger has its key record (false: no store has keyed it yet) */
     char why[160];             /* what is wrong with it: "hash does not match its fields", … */
 } store_ledger_check;
 
 typedef void (*store_verify_cb)(void *ctx, const store_error *error, const store_ledger_check *check);
 
 /* Checks the whole ledger on the thread pool, over a separate read-only connection (so writes go
- * on): ids without gaps, each hash over its fields, each row's link to the previous hash, each
- * player's balance, and that every hand sums to zero. Answers the first bad row. */
+ * on): the key record against the key, ids without gaps, each hash over its fields (with the key,
+ * or without for the rows from before it), each row's link to the previous hash, each player's
+ * balance, and that every hand sums to zero. Answers the first bad row. */
 bool store_ledger_verify(store *s, store_verify_cb cb, void *ctx);
 
-/* The same check, synchronous, on the database at path (for `teahouse admin verify`). */
-bool store_ledger_verify_path(const char *path, store_ledger_check *check, store_error *error);
+/* The same check, synchronous, on the database at path (for `teahouse admin verify`), with the
+ * key file at key_path (NULL or "": "<path>.key"), which it never makes. STORE_NOT_FOUND, saying
+ * so, when the ledger is keyed and the key file is missing; a ledger never keyed is checked
+ * without one. */
+bool store_ledger_verify_path(const char *path, const char *key_path, store_ledger_check *check, store_error *error);
 
 /* ---- Administration from the command line, never from the network ---- */
 

@@ -41,24 +41,32 @@
 #define STORE_PASSWORD_HASH_SIZE 128  /* an encoded password hash and its NUL (crypto_pwhash_STRBYTES) */
 #define STORE_ENTRIES_MAX 64          /* ledger rows of one hand at most */
 #define STORE_HISTORY_PAGE_MAX 100    /* hands in one answer of store_table_hands at most */
+#define STORE_EXPIRE_MAX 10000        /* guests one store_guests_expire deletes at most */
+#define STORE_SEEN_PRECISION_MS (3600 * 1000) /* a session lookup marks its player seen this often at most */
 #define STORE_TURN_SECONDS_MIN LIMIT_TURN_SECONDS_MIN /* a table's turn timer: the house's range */
 #define STORE_TURN_SECONDS_MAX LIMIT_TURN_SECONDS_MAX
 
 /* ---- One input per kind of request ---- */
 
+/* A new player's id comes from the core (store_core_player_id), never from the backend, so that
+ * ids reserved for guests not stored yet (store_guest_reserve) are never given twice. */
+
 typedef struct store_in_player {      /* store_player_save */
-    int64_t player_id;                /* 0: a new guest */
+    int64_t player_id;                /* the player renamed, or the new guest's id */
+    bool create;                      /* a new guest */
     char nickname[STORE_NAME_MAX + 1];
 } store_in_player;
 
-typedef struct store_in_guest {       /* store_guest_create; the token is in the answer's session */
+typedef struct store_in_guest {       /* store_guest_create, store_guest_keep */
+    int64_t player_id;                /* reserved by the core */
     char nickname[STORE_NAME_MAX + 1];
     unsigned char token_hash[STORE_TOKEN_HASH_BYTES];
 } store_in_guest;
 
 typedef struct store_in_account {     /* store_account_create, once its password is hashed */
     char name[STORE_NAME_MAX + 1];
-    int64_t guest_id;                 /* 0: a new player */
+    int64_t guest_id;                 /* 0: a new player, of id new_id */
+    int64_t new_id;
     char *password;                   /* wiped and freed once hashed */
     char password_hash[STORE_PASSWORD_HASH_SIZE];
 } store_in_account;
@@ -119,9 +127,14 @@ typedef struct store_in_hand_get {    /* store_hand_get */
     int64_t number;
 } store_in_hand_get;
 
+typedef struct store_in_expire {      /* store_guests_expire */
+    int64_t seen_before_ms;           /* guests last seen before this are expired */
+    int limit;                        /* 1 to STORE_EXPIRE_MAX */
+} store_in_expire;
+
 /* What a request answers (the fields of its kind). Owned by the request until delivered. */
 typedef struct store_out {
-    int64_t id;
+    int64_t id;                       /* or a count */
     store_session session;
     store_ledger_check check;
     store_recovery *recovery;
@@ -149,6 +162,7 @@ struct store_req {
         store_verify_cb verify;
         store_hands_cb hands;
         store_hand_cb hand;
+        store_count_cb count;
     } cb;
     void *ctx;
     uv_work_t work;
@@ -164,6 +178,7 @@ struct store_req {
         store_in_hand_end hand_end;
         store_in_hands hands;
         store_in_hand_get hand_get;
+        store_in_expire expire;
     } in;
     store_out out;
 };
@@ -206,6 +221,10 @@ typedef struct store_backend_ops {
     store_status (*hand_get)(void *b, const store_in_hand_get *in, store_hand **hand, store_hand_summary *summary,
                              store_error *error);
     store_status (*recover)(void *b, store_recovery **out, store_error *error);
+    store_status (*guests_expire)(void *b, const store_in_expire *in, int64_t *count, store_error *error);
+
+    /* The highest player id stored (0 when none), before the runner starts (loop thread). */
+    store_status (*max_player_id)(void *b, int64_t *id, store_error *error);
 
     /* The whole ledger check (store_ledger_verify): on the thread pool for a blocking runner, so
      * it must not touch what the other functions use. */
@@ -251,6 +270,10 @@ const store_options *store_core_options(const store *s);
 bool store_core_closing(const store *s);
 /* Requests of that kind made so far. */
 long store_core_made(const store *s, store_kind kind);
+/* Loop thread: a new player id, never given before by this store (nor stored when it opened). */
+int64_t store_core_player_id(store *s);
+/* Whether id was given by store_core_player_id. */
+bool store_core_player_id_given(const store *s, int64_t id);
 
 /* Runs a batch in one transaction (group commit), on the runner's thread. */
 void store_core_run_batch(store *s, store_req *batch);

@@ -18,9 +18,13 @@
  * what a failed request left (store_undo); in the rare case that it wrote part of itself, the
  * transaction is rolled back and the batch runs again without it (run_pass).
  *
+ * Player ids are given here, on the loop thread, from one past the highest stored when the store
+ * opened: a guest reserved in memory (store_guest_reserve) and stored later keeps the id it was
+ * shown with, and no other request can take it meanwhile.
+ *
  * Invariants: only the loop thread touches the held list, `closing`, `in_pool`, `refs`,
- * `unanswered` and `made`; a request belongs to one thread at a time (the loop, the runner's, or
- * the pool's).
+ * `unanswered`, `made` and `next_player_id`; a request belongs to one thread at a time (the loop,
+ * the runner's, or the pool's).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -50,6 +54,8 @@ struct store {
     int in_pool;
     long unanswered;                  /* requests made and not yet answered */
     long made[STORE_KIND_COUNT];
+    int64_t first_player_id;          /* one past the highest player id stored at opening */
+    int64_t next_player_id;           /* the next one to give (store_core_player_id) */
 };
 
 /* ---- Accessors ---- */
@@ -65,6 +71,16 @@ void store_core_cheap_passwords(store *s, bool cheap) { s->cheap_passwords = che
 long store_core_made(const store *s, store_kind kind)
 {
     return (unsigned)kind < STORE_KIND_COUNT ? s->made[kind] : 0;
+}
+
+int64_t store_core_player_id(store *s)
+{
+    return s->next_player_id++;
+}
+
+bool store_core_player_id_given(const store *s, int64_t id)
+{
+    return id >= s->first_player_id && id < s->next_player_id;
 }
 
 /* ---- A request's life ---- */
@@ -197,6 +213,9 @@ static void deliver(store_req *r)
         break;
     case STORE_KIND_LEDGER_VERIFY:
         r->cb.verify(r->ctx, &r->error, ok ? &r->out.check : NULL);
+        break;
+    case STORE_KIND_GUESTS_EXPIRE:
+        r->cb.count(r->ctx, &r->error, ok ? r->out.id : 0);
         break;
     case STORE_KIND_RECOVER:
     case STORE_KIND_COUNT:
@@ -411,10 +430,10 @@ void store_core_answer(store *s, store_req *list)
 
 /* ---- The batch: one transaction for everything the runner took ---- */
 
+/* A session lookup writes too: it marks its player seen (store_guests_expire). */
 static bool request_writes(const store_req *r)
 {
     switch (r->kind) {
-    case STORE_KIND_SESSION_LOOKUP:
     case STORE_KIND_TABLE_HANDS:
     case STORE_KIND_HAND_GET:
     case STORE_KIND_RECOVER:
@@ -468,6 +487,8 @@ static store_status run_request(store *s, store_req *r)
         return ops->recover(b, &r->out.recovery, e);
     case STORE_KIND_LEDGER_VERIFY:
         return ops->verify_ledger(b, &r->out.check, e);
+    case STORE_KIND_GUESTS_EXPIRE:
+        return ops->guests_expire(b, &r->in.expire, &r->out.id, e);
     case STORE_KIND_COUNT:
         break;
     }
@@ -582,7 +603,11 @@ store *store_core_new(uv_loop_t *loop, const store_options *options, const store
     uv_prepare_init(loop, &s->flush); /* cannot fail */
     s->flush.data = s;
     s->refs = 1;
-    s->runner_data = runner->start(s, error);
+    int64_t max_id = 0;
+    if (ops->max_player_id(backend, &max_id, error) == STORE_OK) {
+        s->first_player_id = s->next_player_id = max_id + 1;
+        s->runner_data = runner->start(s, error);
+    }
     if (s->runner_data == NULL) {
         /* Freed once the loop has closed the handle, as any libuv handle. */
         s->closing = true;

@@ -1,16 +1,14 @@
 /*
  * store_db — the SQLite database of the store, one connection at a time and without threads:
- * opening it (WAL, the pragmas, the migrations it lacks), opening it read-only for checks, and the
- * ledger check. store_sqlite.c builds the threaded store on these; the command line
- * (store_admin_set, store_ledger_verify_path) uses them directly.
+ * opening it (WAL, the pragmas, the migrations it lacks), opening it read-only for checks, and
+ * granting admin rights. The ledger's key record and check are in store_db_ledger.c.
+ * store_sqlite.c builds the threaded store on these; the command line (store_admin_set,
+ * store_ledger_verify_path) uses them directly.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <sodium.h>
 
 #include "migrate.h"
 #include "store_db.h"
@@ -149,167 +147,6 @@ sqlite3 *store_db_open_readonly(const char *path, const store_options *o, store_
     }
     sqlite3_close(db);
     return NULL;
-}
-
-/* ---- The ledger check ---- */
-
-/* Every row in id order, with the player's running sum of units. */
-static const char verify_rows_sql[] =
-    "SELECT id, table_id, hand_id, player_id, seat, units, reason, balance_after, at, prev_hash, hash,"
-    " sum(units) OVER (PARTITION BY player_id ORDER BY id ROWS UNBOUNDED PRECEDING)"
-    " FROM ledger ORDER BY id";
-
-/* The first row of the first hand (by that row) whose rows do not sum to zero. */
-static const char verify_hands_sql[] =
-    "SELECT min(id), hand_id, sum(units) FROM ledger GROUP BY hand_id HAVING sum(units) <> 0 ORDER BY 1 LIMIT 1";
-
-static bool is_hash_text(const unsigned char *text)
-{
-    if (text == NULL || strlen((const char *)text) != STORE_HASH_HEX - 1)
-        return false;
-    for (int i = 0; i < STORE_HASH_HEX - 1; i++)
-        if (!((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'a' && text[i] <= 'f')))
-            return false;
-    return true;
-}
-
-static void check_fail(store_ledger_check *check, int64_t row, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void check_fail(store_ledger_check *check, int64_t row, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(check->why, sizeof check->why, format, args);
-    va_end(args);
-    check->ok = false;
-    check->first_bad_row = row;
-}
-
-/* Checks one row against the previous one; false (with check filled) at the first fault. */
-static bool check_row(sqlite3_stmt *stmt, int64_t *expected_id, char prev[STORE_HASH_HEX], store_ledger_check *check)
-{
-    const int64_t id = sqlite3_column_int64(stmt, 0);
-    const bool is_bot = sqlite3_column_type(stmt, 3) == SQLITE_NULL;
-    const unsigned char *reason = sqlite3_column_text(stmt, 6);
-    const unsigned char *prev_hash = sqlite3_column_text(stmt, 9);
-    const unsigned char *hash = sqlite3_column_text(stmt, 10);
-    if (id != *expected_id) {
-        check_fail(check, id, "row ids jump from %" PRId64 " to %" PRId64 ": rows are missing", *expected_id - 1, id);
-        return false;
-    }
-    if (!is_hash_text(prev_hash) || strcmp((const char *)prev_hash, prev) != 0) {
-        check_fail(check, id, "its previous hash is not the hash of row %" PRId64, id - 1);
-        return false;
-    }
-    if (!is_hash_text(hash) || reason == NULL) {
-        check_fail(check, id, "its hash or reason is malformed");
-        return false;
-    }
-    store_ledger_row row = {
-        .id = id,
-        .table_id = sqlite3_column_int64(stmt, 1),
-        .hand_id = sqlite3_column_int64(stmt, 2),
-        .is_bot = is_bot,
-        .player_id = sqlite3_column_int64(stmt, 3),
-        .seat = sqlite3_column_int(stmt, 4),
-        .units = sqlite3_column_int64(stmt, 5),
-        .reason = (const char *)reason,
-        .balance_after = sqlite3_column_int64(stmt, 7),
-        .at_ms = sqlite3_column_int64(stmt, 8),
-        .prev_hash = (const char *)prev_hash,
-    };
-    char computed[STORE_HASH_HEX];
-    store_ledger_hash(&row, computed);
-    if (strcmp(computed, (const char *)hash) != 0) {
-        check_fail(check, id, "its hash does not match its fields");
-        return false;
-    }
-    const int64_t running = sqlite3_column_int64(stmt, 11);
-    if (!is_bot && row.balance_after != running) {
-        check_fail(check, id, "its balance %" PRId64 " does not follow from the player's rows (%" PRId64 ")",
-                   row.balance_after, running);
-        return false;
-    }
-    memcpy(prev, hash, STORE_HASH_HEX);
-    (*expected_id)++;
-    return true;
-}
-
-static bool verify_chain(sqlite3 *db, const char *path, store_ledger_check *check, store_error *error)
-{
-    sqlite3_stmt *stmt = NULL;
-    int rc = sqlite3_prepare_v2(db, verify_rows_sql, -1, &stmt, NULL);
-    if (rc != SQLITE_OK) {
-        store_sqlite_error(error, db, path, rc, "checking the ledger");
-        return false;
-    }
-    int64_t expected_id = 1;
-    char prev[STORE_HASH_HEX] = STORE_LEDGER_ZERO_HASH;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        check->rows_checked++;
-        if (!check_row(stmt, &expected_id, prev, check)) {
-            rc = SQLITE_DONE;
-            break;
-        }
-    }
-    sqlite3_finalize(stmt);
-    if (rc != SQLITE_DONE) {
-        store_sqlite_error(error, db, path, rc, "checking the ledger");
-        return false;
-    }
-    return true;
-}
-
-static bool verify_hands(sqlite3 *db, const char *path, store_ledger_check *check, store_error *error)
-{
-    sqlite3_stmt *stmt = NULL;
-    int rc = sqlite3_prepare_v2(db, verify_hands_sql, -1, &stmt, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(stmt);
-    if (rc == SQLITE_ROW)
-        check_fail(check, sqlite3_column_int64(stmt, 0), "hand %" PRId64 "'s rows sum to %" PRId64 ", not zero",
-                   (int64_t)sqlite3_column_int64(stmt, 1), (int64_t)sqlite3_column_int64(stmt, 2));
-    sqlite3_finalize(stmt);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        store_sqlite_error(error, db, path, rc, "checking the hands' sums");
-        return false;
-    }
-    return true;
-}
-
-/* Row checks first: a row that fails its own check is a more precise answer than the first row
- * of its unbalanced hand. All in one read transaction, so the rows are one snapshot. */
-bool store_db_verify_ledger(sqlite3 *db, const char *path, store_ledger_check *check, store_error *error)
-{
-    memset(check, 0, sizeof *check);
-    check->ok = true;
-    error->status = STORE_OK;
-    int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-    if (rc != SQLITE_OK) {
-        store_sqlite_error(error, db, path, rc, "checking the ledger");
-        return false;
-    }
-    bool ok = verify_chain(db, path, check, error) && (!check->ok || verify_hands(db, path, check, error));
-    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-    return ok;
-}
-
-bool store_ledger_verify_path(const char *path, store_ledger_check *check, store_error *error)
-{
-    memset(check, 0, sizeof *check);
-    error->status = STORE_OK;
-    if (sodium_init() < 0) {
-        store_error_set(error, STORE_INTERNAL, "libsodium could not start.");
-        return false;
-    }
-    const store_options o = store_options_default();
-    sqlite3 *db = store_db_open_readonly(path, &o, error);
-    if (db == NULL)
-        return false;
-    bool ok = store_db_verify_ledger(db, path, check, error);
-    sqlite3_close(db);
-    return ok;
 }
 
 /* ---- Administration ---- */

@@ -8,7 +8,7 @@
 
 typedef enum store_kind {
     STORE_KIND_PLAYER_SAVE = 0, /* store_player_save */
-    STORE_KIND_GUEST_CREATE,    /* store_guest_create */
+    STORE_KIND_GUEST_CREATE,    /* store_guest_create, store_guest_keep */
     STORE_KIND_ACCOUNT_CREATE,  /* store_account_create */
     STORE_KIND_LOGIN,           /* store_login */
     STORE_KIND_SESSION_LOOKUP,  /* store_session_lookup */
@@ -21,6 +21,7 @@ typedef enum store_kind {
     STORE_KIND_HAND_GET,        /* store_hand_get */
     STORE_KIND_RECOVER,         /* store_recover */
     STORE_KIND_LEDGER_VERIFY,   /* store_ledger_verify */
+    STORE_KIND_GUESTS_EXPIRE,   /* store_guests_expire */
     STORE_KIND_COUNT
 } store_kind;
 

@@ -1,7 +1,8 @@
 /*
  * store_ledger — the canonical text of a ledger row and its BLAKE2b-256 hash (libsodium's
- * crypto_generichash). One field a line, in a fixed order, so that the text is unambiguous:
- * reasons may not contain control characters, hence no newline.
+ * crypto_generichash), unkeyed (v1) or keyed (v2), and the MAC of the key record. One field a
+ * line, in a fixed order, so that the text is unambiguous: reasons may not contain control
+ * characters, hence no newline.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@
 /* Enough for the fixed labels, ten integers of at most 20 characters, a reason and a hash. */
 #define CANONICAL_MAX 512
 
-static size_t canonical_text(const store_ledger_row *row, char *out, size_t cap)
+static size_t canonical_text(const store_ledger_row *row, bool keyed, char *out, size_t cap)
 {
     char player[24] = "", balance[24] = "";
     if (!row->is_bot) {
@@ -22,7 +23,7 @@ static size_t canonical_text(const store_ledger_row *row, char *out, size_t cap)
         snprintf(balance, sizeof balance, "%" PRId64, row->balance_after);
     }
     int n = snprintf(out, cap,
-                     "teahouse-ledger-v1\n"
+                     "teahouse-ledger-v%d\n"
                      "id=%" PRId64 "\n"
                      "table=%" PRId64 "\n"
                      "hand=%" PRId64 "\n"
@@ -33,18 +34,41 @@ static size_t canonical_text(const store_ledger_row *row, char *out, size_t cap)
                      "balance=%s\n"
                      "at=%" PRId64 "\n"
                      "prev=%s\n",
-                     row->id, row->table_id, row->hand_id, player, row->seat, row->units, row->reason, balance,
-                     row->at_ms, row->prev_hash);
+                     keyed ? 2 : 1, row->id, row->table_id, row->hand_id, player, row->seat, row->units, row->reason,
+                     balance, row->at_ms, row->prev_hash);
     return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
-void store_ledger_hash(const store_ledger_row *row, char out[STORE_HASH_HEX])
+static void hash_hex(const char *text, size_t len, const unsigned char *key, char out[STORE_HASH_HEX])
+{
+    unsigned char digest[32];
+    crypto_generichash(digest, sizeof digest, (const unsigned char *)text, len, key,
+                       key != NULL ? STORE_LEDGER_KEY_BYTES : 0);
+    sodium_bin2hex(out, STORE_HASH_HEX, digest, sizeof digest);
+}
+
+void store_ledger_hash(const store_ledger_row *row, const unsigned char *key, char out[STORE_HASH_HEX])
 {
     char text[CANONICAL_MAX];
-    size_t len = canonical_text(row, text, sizeof text);
-    unsigned char digest[32];
-    crypto_generichash(digest, sizeof digest, (const unsigned char *)text, len, NULL, 0);
-    sodium_bin2hex(out, STORE_HASH_HEX, digest, sizeof digest);
+    size_t len = canonical_text(row, key != NULL, text, sizeof text);
+    hash_hex(text, len, key, out);
+}
+
+void store_ledger_anchor_mac(const store_ledger_anchor *anchor, const unsigned char key[STORE_LEDGER_KEY_BYTES],
+                             char out[STORE_HASH_HEX])
+{
+    char text[CANONICAL_MAX];
+    int n = snprintf(text, sizeof text, "teahouse-ledger-key-v2\nv1_rows=%" PRId64 "\nv1_last=%s\nat=%" PRId64 "\n",
+                     anchor->v1_rows, anchor->v1_last_hash, anchor->keyed_at_ms);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
+    hash_hex(text, len, key, out);
+}
+
+bool store_ledger_anchor_valid(const store_ledger_anchor *anchor, const unsigned char key[STORE_LEDGER_KEY_BYTES])
+{
+    char expected[STORE_HASH_HEX];
+    store_ledger_anchor_mac(anchor, key, expected);
+    return strlen(anchor->mac) == STORE_HASH_HEX - 1 && sodium_memcmp(expected, anchor->mac, STORE_HASH_HEX - 1) == 0;
 }
 
 /* Length of the UTF-8 sequence starting with byte c, or 0 if c cannot start one. */

@@ -210,6 +210,7 @@ store *store_memory_open(uv_loop_t *loop, const store_options *options)
         return NULL;
     m->options = o;
     m->fail_kind = STORE_KIND_ANY;
+    randombytes_buf(m->ledger_key, sizeof m->ledger_key);
     store_error error;
     store *s = store_core_new(loop, &o, &store_memory_ops, m, &memory_runner, &error);
     if (s != NULL)
@@ -315,9 +316,8 @@ long store_memory_count(const store *s, store_kind kind)
 const store_memory_player *store_memory_player_at(store *s, int64_t player_id)
 {
     store_memory *m = memory_of(s);
-    if (m == NULL || player_id < 1 || (uint64_t)player_id > m->n_players)
-        return NULL;
-    return &m->players[player_id - 1].pub;
+    const mem_player *p = m ? store_memory_find_player(m, player_id) : NULL;
+    return p ? &p->pub : NULL;
 }
 
 const store_table *store_memory_table_at(store *s, int64_t table_id)
@@ -374,6 +374,14 @@ const store_memory_row *store_memory_ledger(store *s, size_t *n)
     store_memory *m = memory_of(s);
     *n = m ? m->n_rows : 0;
     return m ? m->ledger : NULL;
+}
+
+bool store_memory_ledger_key(store *s, unsigned char key[STORE_LEDGER_KEY_BYTES])
+{
+    store_memory *m = memory_of(s);
+    if (m != NULL)
+        memcpy(key, m->ledger_key, STORE_LEDGER_KEY_BYTES);
+    return m != NULL;
 }
 
 store_status store_memory_set_admin(store *s, const char *name, bool is_admin)

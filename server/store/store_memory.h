@@ -2,7 +2,7 @@
  * store_memory — a store kept in memory, for tests of what uses a store (rooms, the lobby, the
  * lobby's fuzz target). It answers every request of store.h as the SQLite store does — the same
  * input checks and sentences, ids from 1, answers in the order requested, conflicts, the
- * zero-sum hash-chained ledger with balances, recovery of open tables with their unfinished hand
+ * zero-sum, keyed, hash-chained ledger with balances, recovery of open tables with their unfinished hand
  * and running scores, history pages — but on the loop thread, with no thread and no disk.
  *
  * Defaults behave like a fast, healthy store: each request runs, and is answered, at the next
@@ -38,6 +38,7 @@
 
 #include "store.h"
 #include "store_kind.h"
+#include "store_ledger.h"
 
 #define STORE_KIND_ANY STORE_KIND_COUNT /* every kind, for store_memory_fail and store_memory_count */
 
@@ -133,7 +134,8 @@ const store_memory_player *store_memory_player_at(store *s, int64_t player_id);
 const store_table *store_memory_table_at(store *s, int64_t table_id);
 const store_memory_hand *store_memory_hand_at(store *s, int64_t hand_id);
 
-/* How many players, tables, hands and open sessions are stored (ids run from 1 to the count). */
+/* How many players, tables, hands and open sessions are stored (table and hand ids run from 1 to
+ * the count; player ids are those the store gave, from 1 in the order asked for). */
 size_t store_memory_n_players(store *s);
 size_t store_memory_n_tables(store *s);
 size_t store_memory_n_hands(store *s);
@@ -144,6 +146,10 @@ int64_t store_memory_hand_id(store *s, int64_t table_id, int64_t number);
 
 /* Every ledger row, in order (rows[i].id is i + 1). */
 const store_memory_row *store_memory_ledger(store *s, size_t *n);
+
+/* The ledger's key (random, made when the store opened; every row is hashed with it, as the
+ * "teahouse-ledger-v2" text of store.h). False on another store. */
+bool store_memory_ledger_key(store *s, unsigned char key[STORE_LEDGER_KEY_BYTES]);
 
 /* Sets or clears the admin flag of the account `name` (as store_admin_set does on a file), at
  * once; STORE_NOT_FOUND if there is no such account. */

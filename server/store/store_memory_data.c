@@ -39,10 +39,15 @@ static bool reserve(void **array, size_t *cap, size_t need, size_t size)
     return true;
 }
 
-static mem_player *player_at(store_memory *m, int64_t id)
+mem_player *store_memory_find_player(store_memory *m, int64_t id)
 {
-    return id >= 1 && (uint64_t)id <= m->n_players ? &m->players[id - 1] : NULL;
+    for (size_t i = 0; id > 0 && i < m->n_players; i++)
+        if (m->players[i].pub.id == id)
+            return &m->players[i];
+    return NULL;
 }
+
+static mem_player *player_at(store_memory *m, int64_t id) { return store_memory_find_player(m, id); }
 
 static store_table *table_at(store_memory *m, int64_t id)
 {
@@ -105,12 +110,12 @@ static store_undo mem_undo(void *b)
 
 /* ---- Players, accounts, sessions ---- */
 
-/* A new guest (room reserved by the caller); its id. */
-static int64_t add_guest(store_memory *m, const char *nickname, int64_t now)
+/* A new guest of that id (room reserved by the caller); its id. */
+static int64_t add_guest(store_memory *m, int64_t id, const char *nickname, int64_t now)
 {
     mem_player *p = &m->players[m->n_players++];
     memset(p, 0, sizeof *p);
-    p->pub.id = (int64_t)m->n_players;
+    p->pub.id = id;
     snprintf(p->pub.nickname, sizeof p->pub.nickname, "%s", nickname);
     p->pub.created_at_ms = p->pub.last_seen_at_ms = now;
     return p->pub.id;
@@ -122,10 +127,12 @@ static store_status mem_player_save(void *b, const store_in_player *in, int64_t 
     if (store_memory_injected(m, STORE_KIND_PLAYER_SAVE, error))
         return error->status;
     const int64_t now = store_now_ms(&m->options);
-    if (in->player_id == 0) {
+    if (in->create) {
+        if (player_at(m, in->player_id) != NULL)
+            return store_error_set(error, STORE_CONFLICT, "Player %" PRId64 " is stored already.", in->player_id);
         if (!reserve((void **)&m->players, &m->cap_players, m->n_players + 1, sizeof *m->players))
             return no_memory(error);
-        *id = add_guest(m, in->nickname, now);
+        *id = add_guest(m, in->player_id, in->nickname, now);
         return STORE_OK;
     }
     mem_player *p = player_at(m, in->player_id);
@@ -170,10 +177,12 @@ static store_status mem_guest_create(void *b, const store_in_guest *in, store_se
     store_memory *m = b;
     if (store_memory_injected(m, STORE_KIND_GUEST_CREATE, error))
         return error->status;
+    if (player_at(m, in->player_id) != NULL)
+        return store_error_set(error, STORE_CONFLICT, "Player %" PRId64 " is stored already.", in->player_id);
     if (!reserve((void **)&m->players, &m->cap_players, m->n_players + 1, sizeof *m->players) ||
         !reserve((void **)&m->sessions, &m->cap_sessions, m->n_sessions + 1, sizeof *m->sessions))
         return no_memory(error);
-    session->player_id = add_guest(m, in->nickname, store_now_ms(&m->options));
+    session->player_id = add_guest(m, in->player_id, in->nickname, store_now_ms(&m->options));
     snprintf(session->nickname, sizeof session->nickname, "%s", in->nickname);
     session->account_name[0] = '\0';
     session->is_admin = false;
@@ -199,7 +208,7 @@ static store_status mem_account_create(void *b, const store_in_account *in, int6
     if (p == NULL) {
         if (!reserve((void **)&m->players, &m->cap_players, m->n_players + 1, sizeof *m->players))
             return no_memory(error);
-        p = player_at(m, add_guest(m, in->name, now));
+        p = player_at(m, add_guest(m, in->new_id, in->name, now));
     }
     p->pub.is_account = true;
     snprintf(p->pub.account_name, sizeof p->pub.account_name, "%s", in->name);
@@ -242,7 +251,7 @@ static store_status mem_session_lookup(void *b, const store_in_session *in, stor
     if (store_memory_injected(m, STORE_KIND_SESSION_LOOKUP, error))
         return error->status;
     const mem_session *found = find_session(m, in->token_hash);
-    const mem_player *p = found ? player_at(m, found->player_id) : NULL;
+    mem_player *p = found ? player_at(m, found->player_id) : NULL;
     if (p == NULL)
         return store_error_set(error, STORE_NOT_FOUND,
                                "There is no such session (unknown, or logged out); log in again.");
@@ -251,8 +260,11 @@ static store_status mem_session_lookup(void *b, const store_in_session *in, stor
     snprintf(session->account_name, sizeof session->account_name, "%s", p->pub.account_name);
     session->is_admin = p->pub.is_admin;
     session->expires_at_ms = found->expires_at_ms;
-    if (found->expires_at_ms <= store_now_ms(&m->options))
+    const int64_t now = store_now_ms(&m->options);
+    if (found->expires_at_ms <= now)
         return store_error_set(error, STORE_NOT_FOUND, "The session has expired; log in again.");
+    if (p->pub.last_seen_at_ms < now - STORE_SEEN_PRECISION_MS)
+        p->pub.last_seen_at_ms = now;
     return STORE_OK;
 }
 
@@ -271,6 +283,81 @@ static store_status mem_logout(void *b, const store_in_session *in, store_error 
 /* ---- Tables ---- */
 
 static bool is_open(const store_table *t) { return strcmp(t->state, "closed") != 0; }
+
+/* ---- Guests nobody uses ---- */
+
+static store_status mem_max_player_id(void *b, int64_t *id, store_error *error)
+{
+    store_memory *m = b;
+    (void)error;
+    *id = 0;
+    for (size_t i = 0; i < m->n_players; i++)
+        if (m->players[i].pub.id > *id)
+            *id = m->players[i].pub.id;
+    return STORE_OK;
+}
+
+/* Whether the player has ledger rows, or sits at or hosts an open table. */
+static bool player_is_kept(const store_memory *m, int64_t id)
+{
+    for (size_t i = 0; i < m->n_rows; i++)
+        if (m->ledger[i].player_id == id)
+            return true;
+    for (size_t i = 0; i < m->n_tables; i++) {
+        const store_table *t = &m->tables[i];
+        if (!is_open(t))
+            continue;
+        if (t->host_player_id == id)
+            return true;
+        for (int seat = 0; seat < STORE_SEATS; seat++)
+            if (!t->seats[seat].bot && t->seats[seat].player_id == id)
+                return true;
+    }
+    return false;
+}
+
+/* The stale guest seen longest ago, or NULL. */
+static mem_player *stalest_guest(store_memory *m, int64_t seen_before_ms)
+{
+    mem_player *found = NULL;
+    for (size_t i = 0; i < m->n_players; i++) {
+        mem_player *p = &m->players[i];
+        if (!p->pub.is_account && p->pub.last_seen_at_ms < seen_before_ms && !player_is_kept(m, p->pub.id) &&
+            (found == NULL || p->pub.last_seen_at_ms < found->pub.last_seen_at_ms))
+            found = p;
+    }
+    return found;
+}
+
+static void delete_player(store_memory *m, mem_player *p)
+{
+    const int64_t id = p->pub.id;
+    size_t kept = 0;
+    for (size_t i = 0; i < m->n_sessions; i++)
+        if (m->sessions[i].player_id != id)
+            m->sessions[kept++] = m->sessions[i];
+    m->n_sessions = kept;
+    for (size_t i = 0; i < m->n_tables; i++)
+        if (m->tables[i].host_player_id == id) /* a closed table's: open ones keep theirs */
+            m->tables[i].host_player_id = 0;
+    const size_t at = (size_t)(p - m->players);
+    memmove(p, p + 1, (m->n_players - at - 1) * sizeof *p);
+    m->n_players--;
+}
+
+static store_status mem_guests_expire(void *b, const store_in_expire *in, int64_t *count, store_error *error)
+{
+    store_memory *m = b;
+    *count = 0;
+    if (store_memory_injected(m, STORE_KIND_GUESTS_EXPIRE, error))
+        return error->status;
+    mem_player *p;
+    while (*count < in->limit && (p = stalest_guest(m, in->seen_before_ms)) != NULL) {
+        delete_player(m, p);
+        (*count)++;
+    }
+    return STORE_OK;
+}
 
 static store_status mem_table_save(void *b, const store_in_table *in, int64_t *id, store_error *error)
 {
@@ -449,7 +536,7 @@ static store_status make_rows(store_memory *m, const store_in_hand_end *in, int6
                                       .is_bot = e->player_id == 0, .player_id = e->player_id, .seat = e->seat,
                                       .units = e->units, .reason = r->reason, .balance_after = r->balance_after,
                                       .at_ms = now, .prev_hash = r->prev_hash};
-        store_ledger_hash(&row, r->hash);
+        store_ledger_hash(&row, m->ledger_key, r->hash);
         snprintf(prev, sizeof prev, "%s", r->hash);
     }
     return STORE_OK;
@@ -661,6 +748,7 @@ static store_status mem_recover(void *b, store_recovery **out, store_error *erro
 
 /* ---- The ledger check ---- */
 
+/* sums: each player's units so far, by player id (sums has room for every id in the ledger). */
 static bool check_row(store_memory *m, size_t i, int64_t *sums, store_ledger_check *check)
 {
     const store_memory_row *r = &m->ledger[i];
@@ -670,13 +758,13 @@ static bool check_row(store_memory *m, size_t i, int64_t *sums, store_ledger_che
                                   .units = r->units, .reason = r->reason, .balance_after = r->balance_after,
                                   .at_ms = r->at_ms, .prev_hash = r->prev_hash};
     char hash[STORE_HASH_HEX];
-    store_ledger_hash(&row, hash);
+    store_ledger_hash(&row, m->ledger_key, hash);
     if (r->id != (int64_t)i + 1)
         snprintf(check->why, sizeof check->why, "row ids jump from %zu to %" PRId64 ": rows are missing", i, r->id);
     else if (strcmp(r->prev_hash, prev) != 0)
         snprintf(check->why, sizeof check->why, "its previous hash is not the hash of row %zu", i);
     else if (strcmp(hash, r->hash) != 0)
-        snprintf(check->why, sizeof check->why, "its hash does not match its fields");
+        snprintf(check->why, sizeof check->why, "its hash does not match its fields and the ledger's key");
     else if (r->player_id > 0 && r->balance_after != (sums[r->player_id] += r->units))
         snprintf(check->why, sizeof check->why,
                  "its balance %" PRId64 " does not follow from the player's rows (%" PRId64 ")", r->balance_after,
@@ -714,10 +802,14 @@ static store_status mem_verify_ledger(void *b, store_ledger_check *check, store_
     memset(check, 0, sizeof *check);
     if (store_memory_injected(m, STORE_KIND_LEDGER_VERIFY, error))
         return error->status;
-    int64_t *sums = calloc(m->n_players + 1, sizeof *sums);
+    int64_t max_id = 0;
+    for (size_t i = 0; i < m->n_rows; i++)
+        max_id = m->ledger[i].player_id > max_id ? m->ledger[i].player_id : max_id;
+    int64_t *sums = calloc((size_t)max_id + 1, sizeof *sums);
     if (sums == NULL)
         return no_memory(error);
     check->ok = true;
+    check->keyed = true;
     for (size_t i = 0; i < m->n_rows; i++) {
         check->rows_checked++;
         if (!check_row(m, i, sums, check))
@@ -783,6 +875,8 @@ const store_backend_ops store_memory_ops = {
     .table_hands = mem_table_hands,
     .hand_get = mem_hand_get,
     .recover = mem_recover,
+    .guests_expire = mem_guests_expire,
+    .max_player_id = mem_max_player_id,
     .verify_ledger = mem_verify_ledger,
     .close = mem_close,
     .free = mem_free,

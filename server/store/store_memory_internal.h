@@ -1,12 +1,15 @@
 /*
  * store_memory_internal — what the in-memory store's two files share: its state, the data
- * (store_memory_data.c, the backend) and the test controls (store_memory.c, the runner). Ids
- * are positions: player, table and hand id k is element k - 1 of its array, ledger row k too.
+ * (store_memory_data.c, the backend) and the test controls (store_memory.c, the runner). Table,
+ * hand and ledger row ids are positions: id k is element k - 1 of its array. Players are in the
+ * order stored, with the ids the core gave them (not positions: a guest reserved earlier may be
+ * stored later, and expired guests leave).
  */
 #ifndef STORE_MEMORY_INTERNAL_H
 #define STORE_MEMORY_INTERNAL_H
 
 #include "store_backend.h"
+#include "store_ledger.h"
 #include "store_memory.h"
 
 typedef struct mem_player {
@@ -51,6 +54,7 @@ typedef struct store_memory {
     size_t n_hands, cap_hands;
     store_memory_row *ledger;
     size_t n_rows, cap_rows;
+    unsigned char ledger_key[STORE_LEDGER_KEY_BYTES]; /* random, made at opening: every row is v2 */
 } store_memory;
 
 extern const store_backend_ops store_memory_ops;
@@ -60,6 +64,9 @@ bool store_memory_injected(store_memory *m, store_kind kind, store_error *error)
 
 /* The account named name (ASCII letters compared without case, as SQLite's NOCASE), or NULL. */
 mem_player *store_memory_account(store_memory *m, const char *name);
+
+/* The player of that id, or NULL. */
+mem_player *store_memory_find_player(store_memory *m, int64_t id);
 
 /* Frees the data (store_memory_ops.free does, with the rest). */
 void store_memory_data_free(store_memory *m);

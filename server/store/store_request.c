@@ -5,6 +5,7 @@
  * core (store_core.c). A request refused here is answered through its callback, in turn, never
  * from inside the function.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,8 @@ bool store_player_save(store *s, int64_t player_id, const char *nickname, store_
         return false;
     r->cb.id = cb;
     if (store_validate_player(player_id, nickname, &r->error) == STORE_OK) {
-        r->in.player.player_id = player_id;
+        r->in.player.create = player_id == 0;
+        r->in.player.player_id = player_id == 0 ? store_core_player_id(s) : player_id;
         snprintf(r->in.player.nickname, sizeof r->in.player.nickname, "%s", nickname);
     }
     store_req_submit(r);
@@ -53,10 +55,58 @@ bool store_guest_create(store *s, const char *nickname, store_session_cb cb, voi
         return false;
     r->cb.session = cb;
     if (store_validate_nickname(nickname, &r->error) == STORE_OK) {
+        r->in.guest.player_id = store_core_player_id(s);
         snprintf(r->in.guest.nickname, sizeof r->in.guest.nickname, "%s", nickname);
         /* A few microseconds: no need for the thread pool. */
         store_token_new(r->out.session.token, r->in.guest.token_hash);
     }
+    store_req_submit(r);
+    return true;
+}
+
+bool store_guest_reserve(store *s, int64_t *player_id, char token[STORE_TOKEN_SIZE])
+{
+    if (s == NULL || store_core_closing(s))
+        return false;
+    unsigned char hash[STORE_TOKEN_HASH_BYTES];
+    store_token_new(token, hash);
+    *player_id = store_core_player_id(s);
+    return true;
+}
+
+bool store_guest_keep(store *s, int64_t player_id, const char *nickname, const char *token, store_session_cb cb,
+                      void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_GUEST_CREATE, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.session = cb;
+    if (!store_core_player_id_given(s, player_id))
+        store_req_fail(r, STORE_INVALID, "Player %" PRId64 " was never reserved as a guest.", player_id);
+    else if (!store_token_hash(token, r->in.guest.token_hash))
+        store_req_fail(r, STORE_INVALID, "A guest's token is %d characters of URL-safe base64.",
+                       STORE_TOKEN_SIZE - 1);
+    else if (store_validate_nickname(nickname, &r->error) == STORE_OK) {
+        r->in.guest.player_id = player_id;
+        snprintf(r->in.guest.nickname, sizeof r->in.guest.nickname, "%s", nickname);
+    }
+    store_req_submit(r);
+    return true;
+}
+
+bool store_guests_expire(store *s, int64_t idle_seconds, int limit, store_count_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_GUESTS_EXPIRE, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.count = cb;
+    if (idle_seconds < 1 || idle_seconds > INT64_MAX / 2000)
+        store_req_fail(r, STORE_INVALID, "A guest expires after 1 second at least.");
+    else if (limit < 1 || limit > STORE_EXPIRE_MAX)
+        store_req_fail(r, STORE_INVALID, "Guests expire %d at a time at most.", STORE_EXPIRE_MAX);
+    else
+        r->in.expire = (store_in_expire){.seen_before_ms = store_now_ms(store_core_options(s)) - idle_seconds * 1000,
+                                         .limit = limit};
     store_req_submit(r);
     return true;
 }
@@ -77,6 +127,7 @@ bool store_account_create(store *s, const char *name, const char *password, int6
     }
     snprintf(r->in.account.name, sizeof r->in.account.name, "%s", name);
     r->in.account.guest_id = guest_id;
+    r->in.account.new_id = guest_id == 0 ? store_core_player_id(s) : 0;
     store_req_hash(r);
     return true;
 }

@@ -22,6 +22,7 @@
 #include <sodium.h>
 
 #include "store_db.h"
+#include "store_key.h"
 #include "store_sqlite.h"
 #include "store_sqlite_error.h"
 
@@ -191,7 +192,7 @@ static store_status sqlite_verify_ledger(void *b, store_ledger_check *check, sto
     sqlite3 *db = store_db_open_readonly(q->path, &q->options, error);
     if (db == NULL)
         return error->status;
-    store_db_verify_ledger(db, q->path, check, error);
+    store_db_verify_ledger(db, q->path, q->ledger_key, q->key_path, check, error);
     sqlite3_close(db);
     return error->status;
 }
@@ -296,6 +297,8 @@ static void sqlite_free(void *b)
     store_sqlite *q = b;
     uv_cond_destroy(&q->checkpoint_wake);
     uv_mutex_destroy(&q->checkpoint_lock);
+    sodium_memzero(q->ledger_key, sizeof q->ledger_key);
+    free(q->key_path);
     free(q->path);
     free(q);
 }
@@ -321,6 +324,8 @@ static const store_backend_ops sqlite_ops = {
     .table_hands = sqlite_table_hands,
     .hand_get = sqlite_hand_get,
     .recover = sqlite_recover,
+    .guests_expire = store_sqlite_guests_expire,
+    .max_player_id = store_sqlite_max_player_id,
     .verify_ledger = sqlite_verify_ledger,
     .close = sqlite_close,
     .free = sqlite_free,
@@ -336,23 +341,31 @@ static bool options_valid(const store_options *o, store_error *error)
     return true;
 }
 
-/* The backend on the database at path, migrated, with its checkpointer running; NULL with error
- * filled. */
+/* The backend on the database at path, migrated, its ledger keyed, with its checkpointer running;
+ * NULL with error filled. */
 static store_sqlite *backend_open(const char *path, const store_options *o, store_error *error)
 {
+    char key_path[4096];
+    if (!store_key_path(o->ledger_key_path, path, key_path, sizeof key_path, error))
+        return NULL;
     store_sqlite *q = calloc(1, sizeof *q);
-    if (q == NULL || (q->path = strdup(path)) == NULL || uv_mutex_init(&q->checkpoint_lock) != 0) {
-        if (q != NULL)
+    if (q == NULL || (q->path = strdup(path)) == NULL || (q->key_path = strdup(key_path)) == NULL ||
+        uv_mutex_init(&q->checkpoint_lock) != 0) {
+        if (q != NULL) {
             free(q->path);
+            free(q->key_path);
+        }
         free(q);
         store_error_set(error, STORE_INTERNAL, "Out of memory opening the store.");
         return NULL;
     }
     uv_cond_init(&q->checkpoint_wake);
     q->options = *o;
+    q->options.ledger_key_path = NULL; /* the caller's string; q->key_path is ours */
     if (!store_sqlite_hands_init(q)) {
         store_error_set(error, STORE_INTERNAL, "Out of memory opening the store.");
-    } else if ((q->db = store_db_open(path, o, error)) != NULL) {
+    } else if ((q->db = store_db_open(path, o, error)) != NULL &&
+               store_db_ledger_key(q->db, path, q->key_path, o, q->ledger_key, error)) {
         if ((q->history = store_history_new(q->db, q->path)) == NULL)
             store_error_set(error, STORE_INTERNAL, "Out of memory opening the store.");
         else if (start_checkpointer(q, error))

@@ -24,6 +24,7 @@
 
 #include "store_backend.h"
 #include "store_history.h"
+#include "store_ledger.h"
 
 typedef enum sqlite_stmt_id {
     /* store_sqlite.c */
@@ -42,6 +43,12 @@ typedef enum sqlite_stmt_id {
     STMT_PLAYER_SEEN,
     STMT_SESSION_LOOKUP,
     STMT_SESSION_DELETE,
+    STMT_PLAYER_TOUCH,
+    STMT_PLAYER_MAX_ID,
+    STMT_GUESTS_STALE,
+    STMT_PLAYER_SESSIONS_DELETE,
+    STMT_GUEST_DELETE,
+    STMT_HOSTS_GONE,
     /* store_sqlite_hands.c */
     STMT_PLAYER_EXISTS,
     STMT_TABLE_INSERT,
@@ -69,6 +76,8 @@ typedef struct store_sqlite {
     sqlite3 *db;
     char *path;
     store_options options;
+    char *key_path;                  /* the ledger's key file */
+    unsigned char ledger_key[STORE_LEDGER_KEY_BYTES];
     sqlite3_stmt *stmts[STMT_COUNT];
     store_history *history;          /* the reads, on the same connection */
     sqlite_hand_slot *hands;         /* the open hands' cache */
@@ -115,6 +124,8 @@ store_status store_sqlite_session_open(void *b, const store_in_login *in, store_
 store_status store_sqlite_session_lookup(void *b, const store_in_session *in, store_session *session,
                                          store_error *error);
 store_status store_sqlite_logout(void *b, const store_in_session *in, store_error *error);
+store_status store_sqlite_max_player_id(void *b, int64_t *id, store_error *error);
+store_status store_sqlite_guests_expire(void *b, const store_in_expire *in, int64_t *count, store_error *error);
 
 /* ---- Tables, hands, the ledger (store_sqlite_hands.c) ---- */
 

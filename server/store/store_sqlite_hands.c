@@ -372,7 +372,7 @@ static store_status append_ledger(store_sqlite *q, const store_in_hand_end *in, 
                                        e->player_id);
         }
         char hash[STORE_HASH_HEX];
-        store_ledger_hash(&row, hash);
+        store_ledger_hash(&row, q->ledger_key, hash);
         if (insert_ledger_row(q, &row, hash, error) != STORE_OK)
             return error->status;
         memcpy(prev, hash, sizeof prev);

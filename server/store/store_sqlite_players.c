@@ -1,20 +1,23 @@
 /*
- * store_sqlite_players — players (guests and accounts), account creation, logins and sessions in
- * SQLite. Account names are unique case-insensitively for ASCII letters (the column's NOCASE
- * collation); a session is keyed by its token's hash, never the token.
+ * store_sqlite_players — players (guests and accounts), account creation, logins and sessions,
+ * and the expiry of guests nobody uses, in SQLite. Account names are unique case-insensitively
+ * for ASCII letters (the column's NOCASE collation); a session is keyed by its token's hash,
+ * never the token. New players get the id the core gave them (store_backend.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store_sqlite.h"
 #include "store_sqlite_error.h"
 
 static const char *const sql[STMT_COUNT] = {
-    [STMT_GUEST_INSERT] = "INSERT INTO players (kind, nickname, created_at, last_seen_at) VALUES ('guest', ?1, ?2, ?2)",
+    [STMT_GUEST_INSERT] = "INSERT INTO players (id, kind, nickname, created_at, last_seen_at)"
+                          " VALUES (?3, 'guest', ?1, ?2, ?2)",
     [STMT_PLAYER_RENAME] = "UPDATE players SET nickname = ?2, last_seen_at = ?3 WHERE id = ?1",
-    [STMT_ACCOUNT_INSERT] = "INSERT INTO players (kind, nickname, account_name, password_hash, created_at, last_seen_at)"
-                            " VALUES ('account', ?1, ?1, ?2, ?3, ?3)",
+    [STMT_ACCOUNT_INSERT] = "INSERT INTO players (id, kind, nickname, account_name, password_hash, created_at,"
+                            " last_seen_at) VALUES (?4, 'account', ?1, ?1, ?2, ?3, ?3)",
     [STMT_ACCOUNT_FROM_GUEST] = "UPDATE players SET kind = 'account', account_name = ?2, password_hash = ?3,"
                                 " last_seen_at = ?4 WHERE id = ?1 AND kind = 'guest'",
     [STMT_LOGIN_FETCH] = "SELECT id, password_hash, is_admin, nickname, account_name FROM players"
@@ -25,6 +28,23 @@ static const char *const sql[STMT_COUNT] = {
     [STMT_SESSION_LOOKUP] = "SELECT p.id, p.nickname, p.account_name, p.is_admin, s.expires_at"
                             " FROM sessions AS s JOIN players AS p ON p.id = s.player_id WHERE s.token_hash = ?1",
     [STMT_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?1",
+    [STMT_PLAYER_TOUCH] = "UPDATE players SET last_seen_at = ?2 WHERE id = ?1 AND last_seen_at < ?3",
+    [STMT_PLAYER_MAX_ID] = "SELECT coalesce(max(id), 0) FROM players",
+    /* Guests first seen longest ago, through players_guests_by_seen; those seated at or hosting
+     * an open table are read once per statement (SQLite makes the IN list a temporary index). */
+    [STMT_GUESTS_STALE] = "SELECT id FROM players AS p WHERE kind = 'guest' AND last_seen_at < ?1"
+                          " AND NOT EXISTS (SELECT 1 FROM ledger WHERE player_id = p.id)"
+                          " AND id NOT IN (SELECT host_player_id FROM game_tables"
+                          "  WHERE state <> 'closed' AND host_player_id IS NOT NULL"
+                          "  UNION ALL SELECT s.value FROM game_tables AS t, json_each(t.seats) AS s"
+                          "  WHERE t.state <> 'closed' AND s.type = 'integer')"
+                          " ORDER BY last_seen_at LIMIT ?2",
+    [STMT_PLAYER_SESSIONS_DELETE] = "DELETE FROM sessions WHERE player_id = ?1",
+    [STMT_GUEST_DELETE] = "DELETE FROM players WHERE id = ?1 AND kind = 'guest'",
+    /* Closed tables keep their seats as the record of who sat; a host that is gone becomes none,
+     * so that every host_player_id names a player. */
+    [STMT_HOSTS_GONE] = "UPDATE game_tables SET host_player_id = NULL WHERE host_player_id IS NOT NULL"
+                        " AND state = 'closed' AND NOT EXISTS (SELECT 1 FROM players WHERE id = host_player_id)",
 };
 
 static sqlite3_stmt *stmt(store_sqlite *q, sqlite_stmt_id id, store_error *error)
@@ -32,35 +52,37 @@ static sqlite3_stmt *stmt(store_sqlite *q, sqlite_stmt_id id, store_error *error
     return store_sqlite_stmt(q, id, sql[id], error);
 }
 
-/* A new guest, or the player renamed; *id is its id. */
-static store_status save_player(store_sqlite *q, int64_t player_id, const char *nickname, int64_t *id,
+/* A new guest of that id (create), or the player renamed; *id is its id. */
+static store_status save_player(store_sqlite *q, int64_t player_id, bool create, const char *nickname, int64_t *id,
                                 store_error *error)
 {
     const int64_t now = store_now_ms(&q->options);
-    const bool create = player_id == 0;
     sqlite3_stmt *st = stmt(q, create ? STMT_GUEST_INSERT : STMT_PLAYER_RENAME, error);
     if (st == NULL)
         return error->status;
     if (create) {
         store_sqlite_bind_text(st, 1, nickname);
         sqlite3_bind_int64(st, 2, now);
+        sqlite3_bind_int64(st, 3, player_id);
     } else {
         sqlite3_bind_int64(st, 1, player_id);
         store_sqlite_bind_text(st, 2, nickname);
         sqlite3_bind_int64(st, 3, now);
     }
     int rc = store_sqlite_step_reset(st);
+    if (create && store_sqlite_status(rc) == STORE_CONFLICT)
+        return store_error_set(error, STORE_CONFLICT, "Player %" PRId64 " is stored already.", player_id);
     if (rc != SQLITE_OK)
         return store_sqlite_fail(q, rc, "saving a player", error);
     if (!create && sqlite3_changes(q->db) == 0)
         return store_error_set(error, STORE_NOT_FOUND, "There is no player %" PRId64 ".", player_id);
-    *id = create ? sqlite3_last_insert_rowid(q->db) : player_id;
+    *id = player_id;
     return STORE_OK;
 }
 
 store_status store_sqlite_player_save(void *b, const store_in_player *in, int64_t *id, store_error *error)
 {
-    return save_player(b, in->player_id, in->nickname, id, error);
+    return save_player(b, in->player_id, in->create, in->nickname, id, error);
 }
 
 store_status store_sqlite_account_create(void *b, const store_in_account *in, int64_t *id, store_error *error)
@@ -80,6 +102,7 @@ store_status store_sqlite_account_create(void *b, const store_in_account *in, in
         store_sqlite_bind_text(st, 1, in->name);
         store_sqlite_bind_text(st, 2, in->password_hash);
         sqlite3_bind_int64(st, 3, now);
+        sqlite3_bind_int64(st, 4, in->new_id);
     }
     int rc = store_sqlite_step_reset(st);
     if (store_sqlite_status(rc) == STORE_CONFLICT)
@@ -89,7 +112,7 @@ store_status store_sqlite_account_create(void *b, const store_in_account *in, in
     if (from_guest && sqlite3_changes(q->db) == 0)
         return store_error_set(error, STORE_NOT_FOUND, "There is no guest %" PRId64 " (unknown, or already an account).",
                                in->guest_id);
-    *id = from_guest ? in->guest_id : sqlite3_last_insert_rowid(q->db);
+    *id = from_guest ? in->guest_id : in->new_id;
     return STORE_OK;
 }
 
@@ -158,7 +181,7 @@ store_status store_sqlite_session_open(void *b, const store_in_login *in, store_
 store_status store_sqlite_guest_create(void *b, const store_in_guest *in, store_session *session, store_error *error)
 {
     store_sqlite *q = b;
-    if (save_player(q, 0, in->nickname, &session->player_id, error) != STORE_OK)
+    if (save_player(q, in->player_id, true, in->nickname, &session->player_id, error) != STORE_OK)
         return error->status;
     snprintf(session->nickname, sizeof session->nickname, "%s", in->nickname);
     session->account_name[0] = '\0';
@@ -188,8 +211,19 @@ store_status store_sqlite_session_lookup(void *b, const store_in_session *in, st
                                "There is no such session (unknown, or logged out); log in again.");
     if (rc != SQLITE_ROW)
         return store_sqlite_fail(q, rc, "looking up a session", error);
-    if (session->expires_at_ms <= store_now_ms(&q->options))
+    const int64_t now = store_now_ms(&q->options);
+    if (session->expires_at_ms <= now)
         return store_error_set(error, STORE_NOT_FOUND, "The session has expired; log in again.");
+    /* Seen: a guest who comes back is not expired. At most once an hour, so a lookup seldom writes. */
+    sqlite3_stmt *touch = stmt(q, STMT_PLAYER_TOUCH, error);
+    if (touch == NULL)
+        return error->status;
+    sqlite3_bind_int64(touch, 1, session->player_id);
+    sqlite3_bind_int64(touch, 2, now);
+    sqlite3_bind_int64(touch, 3, now - STORE_SEEN_PRECISION_MS);
+    rc = store_sqlite_step_reset(touch);
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, "marking a player seen", error);
     return STORE_OK;
 }
 
@@ -205,5 +239,83 @@ store_status store_sqlite_logout(void *b, const store_in_session *in, store_erro
         return store_sqlite_fail(q, rc, "ending a session", error);
     if (sqlite3_changes(q->db) == 0)
         return store_error_set(error, STORE_NOT_FOUND, "There is no such session (unknown, or already logged out).");
+    return STORE_OK;
+}
+
+/* ---- Guests nobody uses ---- */
+
+store_status store_sqlite_max_player_id(void *b, int64_t *id, store_error *error)
+{
+    store_sqlite *q = b;
+    sqlite3_stmt *st = stmt(q, STMT_PLAYER_MAX_ID, error);
+    if (st == NULL)
+        return error->status;
+    int rc = sqlite3_step(st);
+    *id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW)
+        return store_sqlite_fail(q, rc, "reading the highest player id", error);
+    return STORE_OK;
+}
+
+/* The ids of the guests to expire, at most in->limit, into ids. */
+static store_status stale_guests(store_sqlite *q, const store_in_expire *in, int64_t *ids, int *n, store_error *error)
+{
+    *n = 0;
+    sqlite3_stmt *st = stmt(q, STMT_GUESTS_STALE, error);
+    if (st == NULL)
+        return error->status;
+    sqlite3_bind_int64(st, 1, in->seen_before_ms);
+    sqlite3_bind_int(st, 2, in->limit);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < in->limit)
+        ids[(*n)++] = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return store_sqlite_fail(q, rc, "finding guests to expire", error);
+    return STORE_OK;
+}
+
+static int delete_guest(store_sqlite *q, int64_t id, store_error *error)
+{
+    sqlite3_stmt *sessions = stmt(q, STMT_PLAYER_SESSIONS_DELETE, error);
+    sqlite3_stmt *player = sessions ? stmt(q, STMT_GUEST_DELETE, error) : NULL;
+    if (player == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(sessions, 1, id);
+    int rc = store_sqlite_step_reset(sessions);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_int64(player, 1, id);
+        rc = store_sqlite_step_reset(player);
+    }
+    return rc;
+}
+
+store_status store_sqlite_guests_expire(void *b, const store_in_expire *in, int64_t *count, store_error *error)
+{
+    store_sqlite *q = b;
+    *count = 0;
+    int64_t *ids = malloc((size_t)in->limit * sizeof *ids);
+    if (ids == NULL)
+        return store_error_set(error, STORE_INTERNAL, "Out of memory expiring guests.");
+    int n = 0;
+    store_status status = stale_guests(q, in, ids, &n, error);
+    int rc = SQLITE_OK;
+    for (int i = 0; status == STORE_OK && rc == SQLITE_OK && i < n; i++)
+        rc = delete_guest(q, ids[i], error);
+    free(ids);
+    if (status != STORE_OK)
+        return status;
+    if (rc == SQLITE_OK && n > 0) {
+        sqlite3_stmt *hosts = stmt(q, STMT_HOSTS_GONE, error);
+        if (hosts == NULL)
+            return error->status;
+        rc = store_sqlite_step_reset(hosts);
+    }
+    if (rc == SQLITE_ERROR && error->status != STORE_OK)
+        return error->status; /* a statement that could not be prepared */
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, "expiring guests", error);
+    *count = n;
     return STORE_OK;
 }

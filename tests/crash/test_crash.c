@@ -419,7 +419,7 @@ static void check_coverage(crash_run *run, const crash_figures *f)
 
 static void remove_dir(const crash_run *run)
 {
-    const char *suffixes[] = {"", "-wal", "-shm", "-journal", ".lock"};
+    const char *suffixes[] = {"", "-wal", "-shm", "-journal", ".lock", ".key"};
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s%s", run->db, suffixes[i]);

@@ -247,7 +247,7 @@ void server_process_cleanup(server_process *server)
     if (server->log_path[0])
         unlink(server->log_path);
     if (server->db_dir[0]) {
-        static const char *const SUFFIXES[] = {"", "-wal", "-shm", "-journal", ".lock"};
+        static const char *const SUFFIXES[] = {"", "-wal", "-shm", "-journal", ".lock", ".key"};
         for (size_t i = 0; i < sizeof SUFFIXES / sizeof SUFFIXES[0]; i++) {
             char path[sizeof server->db_path + 16];
             snprintf(path, sizeof path, "%s%s", server->db_path, SUFFIXES[i]);

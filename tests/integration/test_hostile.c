@@ -13,7 +13,9 @@
  *     looks like a miss while the address waits, and other commands do not tell a private table
  *     from no table;
  *   - a crowd that knows a code cannot keep friends from sitting, and the host can lock the
- *     table and remove people.
+ *     table and remove people;
+ *   - a flood of token-less hellos from one address stores nothing and is limited to 30 new
+ *     guests a minute, and cannot fill the database's quota (--db-max-pages);
  * Each case failed on the server before its fix.
  */
 #include <check.h>
@@ -59,10 +61,10 @@ static void stop_server(void)
 static const char *type_of(const json_t *frame) { return json_string_value(json_object_get(frame, "type")); }
 static const char *code_of(const json_t *frame) { return json_string_value(json_object_get(frame, "code")); }
 
-static int64_t count_rows(const char *sql)
+static int64_t count_rows_in(const char *path, const char *sql)
 {
     sqlite3 *db = NULL;
-    ck_assert_int_eq(sqlite3_open_v2(server.db_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     sqlite3_stmt *stmt = NULL;
     ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
     ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
@@ -71,6 +73,8 @@ static int64_t count_rows(const char *sql)
     sqlite3_close(db);
     return n;
 }
+
+static int64_t count_rows(const char *sql) { return count_rows_in(server.db_path, sql); }
 
 static json_t *create_table(table_client *c)
 {
@@ -760,6 +764,105 @@ START_TEST(test_a_crowd_cannot_keep_friends_from_sitting_and_the_host_locks_and_
 }
 END_TEST
 
+/* One anonymous visitor: a new connection that says hello without a token and leaves. Answers
+ * the reply's type, or its code for an error. */
+static void anonymous_hello(char *out, size_t cap)
+{
+    char error[128];
+    ws_client *ws = ws_client_connect(server.host, server.port, "/ws", 5000, error, sizeof error);
+    ck_assert_msg(ws != NULL, "%s", error);
+    static const char hello[] = "{\"type\":\"hello\",\"v\":1,\"name\":\"Flood\"}";
+    ck_assert_int_eq(ws_client_send_text(ws, hello, sizeof hello - 1), WS_CLIENT_OK);
+    ws_message m;
+    ck_assert_int_eq(ws_client_recv(ws, &m, 5000), WS_CLIENT_OK);
+    json_t *reply = json_loadb(m.data, m.len, 0, NULL);
+    ck_assert_ptr_nonnull(reply);
+    snprintf(out, cap, "%s", strcmp(type_of(reply), "error") == 0 ? code_of(reply) : type_of(reply));
+    json_decref(reply);
+    ws_client_abort(ws);
+}
+
+/* Issue: every token-less hello stored a player and a session, never reclaimed (20,000 hellos in
+ * 9.4 s from one address, ~208 bytes each). Now a hello writes nothing, and one address starts
+ * 30 new guests a minute at most. */
+START_TEST(test_hellos_from_one_address_store_nothing_and_are_limited_to_30_new_guests_a_minute)
+{
+    start_server(NULL);
+    int welcomed = 0, limited = 0;
+    const int64_t start = now_ms();
+    for (int i = 0; i < 300; i++) {
+        char what[32];
+        anonymous_hello(what, sizeof what);
+        welcomed += strcmp(what, "welcome") == 0;
+        limited += strcmp(what, "rate_limited") == 0;
+    }
+    const double seconds = (double)(now_ms() - start) / 1000.0;
+    fprintf(stderr, "hostile: 300 hellos from one address in %.2f s: %d welcomed, %d rate_limited\n", seconds,
+            welcomed, limited);
+    /* 30 at once, then one every 2 s */
+    ck_assert_int_ge(welcomed, 30);
+    ck_assert_int_le(welcomed, 30 + (int)(seconds / 2.0) + 1);
+    ck_assert_int_eq(welcomed + limited, 300);
+    ck_assert_int_eq(count_rows("SELECT count(*) FROM players"), 0);
+    ck_assert_int_eq(count_rows("SELECT count(*) FROM sessions"), 0);
+
+    /* the one who sits down is stored, once */
+    table_client a;
+    char what[32];
+    bool in = false;
+    for (int tries = 0; tries < 40 && !in; tries++) { /* the address's next new guest, within 2 s */
+        if (!(in = tc_connect(&a, server.host, server.port, "Sitter", NULL))) {
+            tc_close(&a);
+            usleep(250 * 1000);
+        }
+    }
+    ck_assert(in);
+    open_table(&a);
+    ck_assert_int_eq(count_rows("SELECT count(*) FROM players"), 1);
+    ck_assert_int_eq(count_rows("SELECT count(*) FROM sessions"), 1);
+    anonymous_hello(what, sizeof what);
+    tc_close(&a);
+    stop_server();
+    server_process_cleanup(&server);
+}
+END_TEST
+
+/* Issue: with --db-max-pages, token-less hellos filled the quota in 6 s; then every new visitor
+ * got `unavailable` and tables paused, even after a restart. Hellos alone now write nothing. */
+START_TEST(test_hellos_alone_cannot_fill_the_database_quota)
+{
+    start_server(NULL);
+    stop_server();
+    const int64_t pages = count_rows("PRAGMA page_count");
+    server_process first = server; /* its database, reused below, is removed last */
+    char quota[32];
+    snprintf(quota, sizeof quota, "%lld", (long long)pages + 16); /* ~300 hellos' rows before the fix */
+    const char *extra[] = {"--db", first.db_path, "--db-max-pages", quota, "--new-guests-per-minute", "0", NULL};
+    start_server(extra);
+    for (int i = 0; i < 2000; i++) {
+        char what[32];
+        anonymous_hello(what, sizeof what);
+        ck_assert_msg(strcmp(what, "welcome") == 0, "hello %d: %s", i + 1, what);
+    }
+    ck_assert_int_eq(count_rows_in(first.db_path, "PRAGMA page_count"), pages);
+
+    /* a visitor after the flood plays a whole hand: nothing is full */
+    table_client host;
+    ck_assert(tc_connect(&host, server.host, server.port, "After", NULL));
+    open_table(&host);
+    for (int s = 1; s < 4; s++)
+        command_ok(&host, json_pack("{s:s, s:i}", "type", "add_bot", "seat", s));
+    command_ok(&host, json_pack("{s:s}", "type", "start"));
+    ck_assert_msg(tc_play_until(&host, 1, 60000, true), "the hand did not end");
+    ck_assert_int_eq(host.pauses, 0);
+    tc_close(&host);
+    stop_server();
+    ck_assert_int_eq(count_rows_in(first.db_path, "SELECT count(*) FROM players"), 1);
+    server_process_cleanup(&server);
+    server_process_cleanup(&first);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -779,6 +882,8 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_500_public_tables_are_listed_a_page_at_a_time_far_below_the_send_queue);
     tcase_add_test(tc, test_guessing_private_codes_is_throttled_by_address_and_no_command_tells_a_hit);
     tcase_add_test(tc, test_a_crowd_cannot_keep_friends_from_sitting_and_the_host_locks_and_removes);
+    tcase_add_test(tc, test_hellos_from_one_address_store_nothing_and_are_limited_to_30_new_guests_a_minute);
+    tcase_add_test(tc, test_hellos_alone_cannot_fill_the_database_quota);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

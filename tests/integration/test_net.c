@@ -342,7 +342,7 @@ static int run_binary(const char *const args[], char *output, size_t cap)
     close(pipe_fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
-    static const char *const SUFFIXES[] = {"", "-wal", "-shm", ".lock"};
+    static const char *const SUFFIXES[] = {"", "-wal", "-shm", ".lock", ".key"};
     for (size_t i = 0; i < sizeof SUFFIXES / sizeof SUFFIXES[0]; i++) {
         char path[sizeof db_path + 8];
         snprintf(path, sizeof path, "%s%s", db_path, SUFFIXES[i]);

@@ -3,7 +3,9 @@
  * come back after SIGTERM and after kill -9 with the same seats, hand and tiles; each settled
  * hand is in the ledger, zero-sum, with the nets the players were shown; accounts (register,
  * login, logout) and a guest's token survive a restart; the history and replay of a table's
- * hands; a database that runs out of room pauses the table and loses nothing.
+ * hands; a database that runs out of room pauses the table and loses nothing; a guest is stored
+ * once it sits down (and only then resumes after a restart); the ledger's key file (0600, beside
+ * the database) is needed by the server and by `teahouse admin verify`.
  *
  * The database is read directly (read-only) to check what was kept.
  *
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,7 +42,7 @@ static void fresh_db(void)
 
 static void remove_db(void)
 {
-    static const char *const SUFFIXES[] = {"", "-wal", "-shm", ".lock"};
+    static const char *const SUFFIXES[] = {"", "-wal", "-shm", ".lock", ".key"};
     for (size_t i = 0; i < sizeof SUFFIXES / sizeof SUFFIXES[0]; i++) {
         char path[sizeof db_path + 8];
         snprintf(path, sizeof path, "%s%s", db_path, SUFFIXES[i]);
@@ -597,6 +600,112 @@ static void expect_refusal(const char *path, const char *words)
                   text);
 }
 
+/* Issue 14: a token-less hello stored a guest at once. Now the guest is stored when it sits down
+ * (then its token resumes it after a restart, in its seat); one who only looked is not, and its
+ * token after a restart is a new guest. */
+START_TEST(test_a_guest_who_sat_down_resumes_after_a_restart_and_one_who_only_looked_starts_afresh)
+{
+    fresh_db();
+    start_server();
+    table_client sitter, looker;
+    connect_as(&sitter, "Sitter", NULL);
+    connect_as(&looker, "Looker", NULL);
+    json_decref(request_ok(&looker, json_pack("{s:s}", "type", "list_tables"), "tables"));
+    sqlite3 *db = open_db();
+    ck_assert_int_eq(query_int(db, "SELECT count(*) FROM players", 0, 0), 0);
+    sqlite3_close(db);
+    table_with_bots(&sitter);
+    ck_assert_msg(tc_play_until(&sitter, 1, 60000, true), "the hand did not end");
+    char sitter_token[80], sitter_id[16], looker_token[80], looker_id[16], code[16];
+    ck_assert_str_eq(looker.player_id, "p2");
+    snprintf(sitter_token, sizeof sitter_token, "%s", sitter.token);
+    snprintf(sitter_id, sizeof sitter_id, "%s", sitter.player_id);
+    snprintf(looker_token, sizeof looker_token, "%s", looker.token);
+    snprintf(looker_id, sizeof looker_id, "%s", looker.player_id);
+    snprintf(code, sizeof code, "%s", sitter.code);
+    db = open_db();
+    ck_assert_int_eq(query_int(db, "SELECT count(*) FROM players", 0, 0), 1);
+    ck_assert_int_eq(query_int(db, "SELECT count(*) FROM sessions", 0, 0), 1);
+    sqlite3_close(db);
+    tc_close(&sitter);
+    tc_close(&looker);
+    stop_server(SIGTERM);
+
+    start_server();
+    table_client back, again;
+    connect_as(&back, "Sitter", sitter_token);
+    ck_assert_str_eq(back.player_id, sitter_id);
+    snprintf(back.code, sizeof back.code, "%s", code);
+    json_t *snap = request_ok(&back, json_pack("{s:s, s:s}", "type", "join_table", "code", code), "snapshot");
+    ck_assert_int_eq(json_integer_value(json_object_get(snap, "seat")), 0); /* still in its seat */
+    json_decref(snap);
+    connect_as(&again, "Looker", looker_token);
+    ck_assert_str_ne(again.token, looker_token); /* a new guest (its id may be the old one: never stored) */
+    ck_assert_str_ne(again.player_id, sitter_id);
+    ck_assert_str_eq(again.player_id, looker_id);
+    tc_close(&back);
+    tc_close(&again);
+    stop_server(SIGTERM);
+    check_admin_verify();
+    remove_db();
+}
+END_TEST
+
+/* Runs `teahouse admin verify` with extra arguments; its exit status, and its output in out. */
+static int admin_verify(const char *extra, char *out, size_t cap)
+{
+    char command[1024];
+    snprintf(command, sizeof command, "'%s' admin verify --db '%s' %s 2>&1", binary, db_path, extra);
+    FILE *f = popen(command, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t len = fread(out, 1, cap - 1, f);
+    out[len] = '\0';
+    int status = pclose(f);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Issue 14: anyone who could write the database could move units and rehash the chain. The
+ * ledger is keyed with a file beside it, made 0600 at the first start; the server refuses one
+ * that others may read, and `teahouse admin verify` says plainly when it is missing. */
+START_TEST(test_the_ledger_key_is_made_0600_and_admin_verify_needs_it)
+{
+    fresh_db();
+    start_server();
+    table_client a;
+    connect_as(&a, "Keyed", NULL);
+    table_with_bots(&a);
+    ck_assert_msg(tc_play_until(&a, 1, 60000, true), "the hand did not end");
+    tc_close(&a);
+    stop_server(SIGTERM);
+    char key[160], moved[176], out[2048];
+    snprintf(key, sizeof key, "%s.key", db_path);
+    snprintf(moved, sizeof moved, "%s/elsewhere.key", db_dir);
+    struct stat sb;
+    ck_assert_int_eq(stat(key, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0600);
+    ck_assert_int_eq(admin_verify("", out, sizeof out), 0);
+
+    ck_assert_int_eq(rename(key, moved), 0);
+    ck_assert_int_eq(admin_verify("", out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "missing") != NULL && strstr(out, key) != NULL, "%s", out);
+    char flag[200];
+    snprintf(flag, sizeof flag, "--ledger-key '%s'", moved);
+    ck_assert_msg(admin_verify(flag, out, sizeof out) == 0, "%s", out);
+    expect_refusal(db_path, "missing"); /* nor does the server make a new key for a keyed ledger */
+
+    ck_assert_int_eq(rename(moved, key), 0);
+    ck_assert_int_eq(chmod(key, 0644), 0);
+    expect_refusal(db_path, "chmod 600");
+    ck_assert_int_eq(admin_verify("", out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "0644") != NULL, "%s", out);
+    ck_assert_int_eq(chmod(key, 0600), 0);
+    start_server();
+    stop_server(SIGTERM);
+    remove_db();
+    unlink(moved);
+}
+END_TEST
+
 START_TEST(test_a_database_it_cannot_use_stops_the_server_with_a_clear_message)
 {
     fresh_db();
@@ -656,6 +765,8 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_a_table_member_reads_its_history_and_replays_a_hand);
     tcase_add_test(tc, test_a_full_database_pauses_the_table_and_loses_nothing);
     tcase_add_test(tc, test_a_database_it_cannot_use_stops_the_server_with_a_clear_message);
+    tcase_add_test(tc, test_a_guest_who_sat_down_resumes_after_a_restart_and_one_who_only_looked_starts_afresh);
+    tcase_add_test(tc, test_the_ledger_key_is_made_0600_and_admin_verify_needs_it);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);

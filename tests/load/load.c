@@ -218,6 +218,8 @@ static bool start_server(const load_options *o, load_server *server, load_target
     /* every connection of the load comes from this machine's one address */
     args[n++] = "--max-connections-per-address";
     args[n++] = "0";
+    args[n++] = "--new-guests-per-minute"; /* every simulated visitor comes from this one machine */
+    args[n++] = "0";
     if (strcmp(o->mode, "play") == 0) {
         /* people must never be replaced by the bot for being slow; ready starts each hand */
         snprintf(max_tables, sizeof max_tables, "%d", o->tables + 100);

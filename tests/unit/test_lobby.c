@@ -1,8 +1,12 @@
 /*
  * lobby — the lobby in-process, as the network layer drives it (net.h's functions are stubs
  * here that keep what is sent), on the in-memory store whose answers the tests hold and fail:
- *   - hello waits for the store, and the messages sent meanwhile are answered after the welcome,
- *     in order;
+ *   - a hello with a token waits for the store, and the messages sent meanwhile are answered
+ *     after the welcome, in order;
+ *   - a hello without one stores nothing: the guest is stored when it first makes or joins a
+ *     table or registers, with the id and token it was welcomed with, the messages sent
+ *     meanwhile waiting in order; one that only looks around is never stored;
+ *   - new guests are limited per client address (an IPv6 one by its /64);
  *   - the store refusing bad input is the client's `bad_request` with the store's reason, and
  *     only a store that cannot be reached is `unavailable`;
  *   - a login that completes after its guest sat down is refused, and the guest keeps its seat
@@ -22,11 +26,12 @@
 #include "net.h"
 #include "store_memory.h"
 
-#define CONNS 4
+#define CONNS 40
 #define MAX_FRAMES 512
 
 struct net_conn {
     void *data;
+    const char *peer; /* NULL: 127.0.0.1 */
     bool open, closing;
     json_t *frames[MAX_FRAMES];
     int n_frames;
@@ -63,8 +68,7 @@ void *net_conn_data(const net_conn *conn) { return conn->data; }
 void net_conn_identified(net_conn *conn) { (void)conn; }
 const char *net_conn_peer(const net_conn *conn)
 {
-    (void)conn;
-    return "127.0.0.1";
+    return conn->peer ? conn->peer : "127.0.0.1";
 }
 
 /* ---- fixture ---- */
@@ -130,38 +134,221 @@ static void hello(int c, const char *name, int id)
     say(c, json_pack("{s:s, s:i, s:s, s:i}", "type", "hello", "v", 1, "name", name, "id", id));
 }
 
+static void hello_with_token(int c, const char *name, const char *token, int id)
+{
+    say(c, json_pack("{s:s, s:i, s:s, s:s, s:i}", "type", "hello", "v", 1, "name", name, "token", token, "id", id));
+}
+
+static const char *type_of(const json_t *frame) { return json_string_value(json_object_get(frame, "type")); }
+
+/* The welcome's player id ("p7" → 7) and token. */
+static int64_t welcomed_id(int c, int id)
+{
+    const json_t *w = answer(c, id);
+    ck_assert_ptr_nonnull(w);
+    ck_assert_str_eq(type_of(w), "welcome");
+    const char *ref = json_string_value(json_object_get(json_object_get(w, "player"), "id"));
+    return strtoll(ref + 1, NULL, 10);
+}
+
+static const char *welcomed_token(int c, int id)
+{
+    return json_string_value(json_object_get(answer(c, id), "token"));
+}
+
+static void on_found(void *ctx, const store_error *error, const store_session *session)
+{
+    int64_t *player = ctx;
+    *player = error->status == STORE_OK ? session->player_id : -1;
+}
+
+/* The player the store has for token, or -1. */
+static int64_t stored_session(const char *token)
+{
+    int64_t player = 0;
+    ck_assert(store_session_lookup(st, token, on_found, &player));
+    store_memory_pump(st);
+    return player;
+}
+
+static void create_table(int c, int id)
+{
+    say(c, json_pack("{s:s, s:i, s:s, s:{}}", "type", "create_table", "id", id, "game", "tiengow", "options"));
+}
+
 /* ---- tests ---- */
 
-START_TEST(test_hello_waits_for_the_store_and_what_came_meanwhile_is_answered_after_the_welcome_in_order)
+START_TEST(test_a_hello_with_a_token_waits_for_the_store_and_what_came_meanwhile_follows_the_welcome)
 {
     store_memory_hold(st, true);
-    hello(0, "Ann", 1);
+    hello_with_token(0, "Ann", "unknownTokenFromAnotherServer_0123456789abc", 1);
     say(0, json_pack("{s:s, s:i}", "type", "ping", "id", 2));
     say(0, json_pack("{s:s, s:i}", "type", "list_tables", "id", 3));
-    ck_assert_int_eq(conns[0].n_frames, 0); /* nothing before the store has the guest */
+    ck_assert_int_eq(conns[0].n_frames, 0); /* nothing before the store has looked the token up */
     store_memory_hold(st, false);
     store_memory_release(st, SIZE_MAX);
     store_memory_pump(st);
     ck_assert_int_ge(conns[0].n_frames, 3);
-    ck_assert_str_eq(type_at(0, 0), "welcome");
+    ck_assert_str_eq(type_at(0, 0), "welcome"); /* an unknown token: a new guest */
     ck_assert_str_eq(type_at(0, 1), "pong");
     ck_assert_str_eq(type_at(0, 2), "tables");
+    ck_assert_uint_eq(store_memory_n_players(st), 0);
+}
+END_TEST
+
+START_TEST(test_a_hello_without_a_token_is_welcomed_at_once_and_stores_nothing)
+{
+    store_memory_hold(st, true);
+    hello(0, "Ann", 1);
+    ck_assert_int_eq(conns[0].n_frames, 1);
+    ck_assert_int_gt(welcomed_id(0, 1), 0);
+    ck_assert_uint_eq(strlen(welcomed_token(0, 1)), 43);
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_ANY), 0);
+    store_memory_hold(st, false);
+
+    /* Looking around stores nothing either: the list, an unknown code, a second hello with the token. */
+    say(0, json_pack("{s:s, s:i}", "type", "list_tables", "id", 2));
+    say(0, json_pack("{s:s, s:i, s:s}", "type", "join_table", "id", 3, "code", "ZZZZZZ"));
+    ck_assert_str_eq(code_of(answer(0, 3)), "no_such_table");
+    hello_with_token(1, "Ann", welcomed_token(0, 1), 1);
+    ck_assert_int_eq(welcomed_id(1, 1), welcomed_id(0, 1)); /* the same guest, found in memory */
+    ck_assert(json_is_true(json_object_get(answer(1, 1), "resumed")));
+    store_memory_pump(st);
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_ANY), 0);
+    ck_assert_uint_eq(store_memory_n_players(st), 0);
+    ck_assert_uint_eq(store_memory_n_sessions(st), 0);
+}
+END_TEST
+
+START_TEST(test_a_guest_is_stored_with_its_id_and_token_when_it_first_makes_a_table_and_the_rest_waits)
+{
+    hello(0, "Ann", 1);
+    const int64_t id = welcomed_id(0, 1);
+    char token[64];
+    snprintf(token, sizeof token, "%s", welcomed_token(0, 1));
+    store_memory_hold(st, true);
+    create_table(0, 2);
+    say(0, json_pack("{s:s, s:i}", "type", "ping", "id", 3));
+    ck_assert_ptr_null(answer(0, 2)); /* no room sees the guest before the store has it */
+    ck_assert_ptr_null(answer(0, 3));
+    store_memory_hold(st, false);
+    store_memory_release(st, SIZE_MAX);
+    store_memory_pump(st);
+    ck_assert_str_eq(type_of(answer(0, 2)), "snapshot");
+    ck_assert_str_eq(type_of(answer(0, 3)), "pong");
+    int at_snapshot = -1, at_pong = -1;
+    for (int i = 0; i < conns[0].n_frames; i++) {
+        const json_int_t frame_id = json_integer_value(json_object_get(conns[0].frames[i], "id"));
+        at_snapshot = frame_id == 2 ? i : at_snapshot;
+        at_pong = frame_id == 3 ? i : at_pong;
+    }
+    ck_assert_int_lt(at_snapshot, at_pong);
+    ck_assert_uint_eq(store_memory_n_players(st), 1);
+    ck_assert_ptr_nonnull(store_memory_player_at(st, id));
+    ck_assert_str_eq(store_memory_player_at(st, id)->nickname, "Ann");
+    ck_assert_int_eq(stored_session(token), id);
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_GUEST_CREATE), 1);
+
+    /* Stored once: a second table needs nothing more. */
+    say(0, json_pack("{s:s, s:i, s:s}", "type", "leave_table", "id", 4, "code",
+                     json_string_value(json_object_get(answer(0, 2), "table"))));
+    create_table(0, 5);
+    store_memory_pump(st);
+    ck_assert_str_eq(type_of(answer(0, 5)), "snapshot");
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_GUEST_CREATE), 1);
+}
+END_TEST
+
+START_TEST(test_joining_a_table_or_registering_stores_the_guest_first)
+{
+    hello(0, "Host", 1);
+    create_table(0, 2);
+    store_memory_pump(st);
+    const char *code = json_string_value(json_object_get(answer(0, 2), "table"));
+
+    hello(1, "Watcher", 1);
+    const int64_t watcher = welcomed_id(1, 1);
+    ck_assert_ptr_null(store_memory_player_at(st, watcher));
+    say(1, json_pack("{s:s, s:i, s:s}", "type", "join_table", "id", 2, "code", code));
+    store_memory_pump(st);
+    ck_assert_str_eq(type_of(answer(1, 2)), "snapshot");
+    ck_assert_ptr_nonnull(store_memory_player_at(st, watcher));
+
+    hello(2, "Lan", 1);
+    const int64_t lan = welcomed_id(2, 1);
+    say(2, json_pack("{s:s, s:i, s:s, s:s}", "type", "register", "id", 2, "name", "lantest", "password",
+                     "jasmine tea"));
+    store_memory_pump(st);
+    ck_assert_str_eq(type_of(answer(2, 2)), "welcome");
+    ck_assert_int_eq(welcomed_id(2, 2), lan); /* the guest became the account */
+    ck_assert(store_memory_player_at(st, lan)->is_account);
+    ck_assert_uint_eq(store_memory_n_players(st), 3);
 }
 END_TEST
 
 START_TEST(test_a_store_refusal_of_the_input_is_a_bad_request_and_an_unreachable_store_is_unavailable)
 {
-    store_memory_fail(st, STORE_KIND_GUEST_CREATE, 1, STORE_INVALID);
     hello(0, "Ann", 1);
+    store_memory_fail(st, STORE_KIND_GUEST_CREATE, 1, STORE_INVALID);
+    create_table(0, 2);
     store_memory_pump(st);
-    ck_assert_ptr_nonnull(answer(0, 1));
-    ck_assert_str_eq(code_of(answer(0, 1)), "bad_request");
+    ck_assert_ptr_nonnull(answer(0, 2));
+    ck_assert_str_eq(code_of(answer(0, 2)), "bad_request");
 
-    store_memory_fail(st, STORE_KIND_GUEST_CREATE, 1, STORE_IO);
     hello(1, "Bo", 1);
+    store_memory_fail(st, STORE_KIND_GUEST_CREATE, 1, STORE_IO);
+    create_table(1, 2);
+    say(1, json_pack("{s:s, s:i}", "type", "ping", "id", 3));
     store_memory_pump(st);
-    ck_assert_ptr_nonnull(answer(1, 1));
-    ck_assert_str_eq(code_of(answer(1, 1)), "unavailable");
+    ck_assert_ptr_nonnull(answer(1, 2));
+    ck_assert_str_eq(code_of(answer(1, 2)), "unavailable");
+    ck_assert_str_eq(type_of(answer(1, 3)), "pong"); /* what waited behind it is answered */
+    ck_assert_uint_eq(store_memory_n_players(st), 0);
+
+    /* Once the store is back, the same guest is stored and seated. */
+    create_table(1, 4);
+    store_memory_pump(st);
+    ck_assert_str_eq(type_of(answer(1, 4)), "snapshot");
+    ck_assert_ptr_nonnull(store_memory_player_at(st, welcomed_id(1, 1)));
+}
+END_TEST
+
+START_TEST(test_the_thirty_first_new_guest_of_an_address_in_a_minute_is_rate_limited)
+{
+    for (int c = 0; c < 30; c++) {
+        hello(c, "Visitor", 1);
+        ck_assert_str_eq(type_of(answer(c, 1)), "welcome");
+    }
+    hello(30, "Visitor", 1);
+    ck_assert_str_eq(code_of(answer(30, 1)), "rate_limited");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(answer(30, 1), "message")), "new guests"));
+    /* A guest coming back with its token is not a new one. */
+    hello_with_token(31, "Visitor", welcomed_token(0, 1), 1);
+    ck_assert_str_eq(type_of(answer(31, 1)), "welcome");
+    /* Another address has its own allowance. */
+    conns[32].peer = "192.0.2.7";
+    hello(32, "Neighbour", 1);
+    ck_assert_str_eq(type_of(answer(32, 1)), "welcome");
+    ck_assert_int_eq(store_memory_count(st, STORE_KIND_ANY), 0);
+}
+END_TEST
+
+START_TEST(test_an_ipv6_address_counts_new_guests_by_its_64_bit_prefix)
+{
+    for (int c = 0; c < 30; c++) {
+        conns[c].peer = c % 2 ? "2001:db8:1:2::1" : "2001:db8:1:2:ffff:eeee:dddd:cccc";
+        hello(c, "Visitor", 1);
+        ck_assert_str_eq(type_of(answer(c, 1)), "welcome");
+    }
+    conns[30].peer = "2001:db8:1:2::99";
+    hello(30, "Visitor", 1);
+    ck_assert_str_eq(code_of(answer(30, 1)), "rate_limited");
+    conns[31].peer = "2001:db8:1:3::1"; /* the next /64 */
+    hello(31, "Visitor", 1);
+    ck_assert_str_eq(type_of(answer(31, 1)), "welcome");
+    conns[32].peer = "::ffff:127.0.0.1"; /* IPv4 through IPv6: its own IPv4 address, not the rest */
+    hello(32, "Visitor", 1);
+    ck_assert_str_eq(type_of(answer(32, 1)), "welcome");
 }
 END_TEST
 
@@ -175,7 +362,10 @@ START_TEST(test_a_login_that_ends_after_its_guest_sat_down_is_refused_and_the_se
     ck_assert_str_eq(json_string_value(json_object_get(answer(0, 2), "type")), "welcome");
 
     hello(1, "Guest", 1);
+    create_table(1, 5); /* stored, then out again: sitting down below needs no store */
     store_memory_pump(st);
+    say(1, json_pack("{s:s, s:i, s:s}", "type", "leave_table", "id", 6, "code",
+                     json_string_value(json_object_get(answer(1, 5), "table"))));
     store_memory_hold(st, true);
     say(1, json_pack("{s:s, s:i, s:s, s:s}", "type", "login", "id", 2, "name", "meitest", "password",
                      "jasmine tea"));
@@ -212,8 +402,13 @@ int main(void)
     Suite *s = suite_create("lobby");
     TCase *tc = tcase_create("lobby");
     tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_hello_waits_for_the_store_and_what_came_meanwhile_is_answered_after_the_welcome_in_order);
+    tcase_add_test(tc, test_a_hello_with_a_token_waits_for_the_store_and_what_came_meanwhile_follows_the_welcome);
+    tcase_add_test(tc, test_a_hello_without_a_token_is_welcomed_at_once_and_stores_nothing);
+    tcase_add_test(tc, test_a_guest_is_stored_with_its_id_and_token_when_it_first_makes_a_table_and_the_rest_waits);
+    tcase_add_test(tc, test_joining_a_table_or_registering_stores_the_guest_first);
     tcase_add_test(tc, test_a_store_refusal_of_the_input_is_a_bad_request_and_an_unreachable_store_is_unavailable);
+    tcase_add_test(tc, test_the_thirty_first_new_guest_of_an_address_in_a_minute_is_rate_limited);
+    tcase_add_test(tc, test_an_ipv6_address_counts_new_guests_by_its_64_bit_prefix);
     tcase_add_test(tc, test_a_login_that_ends_after_its_guest_sat_down_is_refused_and_the_seat_keeps_its_connection);
     tcase_add_test(tc, test_a_table_never_started_leaves_nothing_in_the_store);
     suite_add_tcase(s, tc);

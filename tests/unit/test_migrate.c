@@ -7,9 +7,11 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "migrate.h"
 #include "store.h"
+#include "store_ledger.h"
 #include "store_test_util.h"
 
 static const migrate_step notes_steps[] = {
@@ -354,6 +356,142 @@ START_TEST(test_store_open_upgrades_a_0001_database_and_recovers_its_tables)
 }
 END_TEST
 
+/* The ledger of a database written before the ledger had a key (0003: "teahouse-ledger-v1" rows,
+ * no key): the first store to open it makes the key and the key record, the old rows still
+ * verify, new rows are keyed (v2), and an unkeyed row added after them is caught. */
+static void insert_v1_row(int64_t id, int64_t hand, int64_t player, int seat, int64_t units, int64_t balance,
+                          char prev[STORE_HASH_HEX])
+{
+    store_ledger_row row = {.id = id, .table_id = 3, .hand_id = hand, .is_bot = player == 0, .player_id = player,
+                            .seat = seat, .units = units, .reason = "settle", .balance_after = balance, .at_ms = 5,
+                            .prev_hash = prev};
+    char hash[STORE_HASH_HEX], sql[512], player_text[24] = "NULL", balance_text[24] = "NULL";
+    store_ledger_hash(&row, NULL, hash);
+    if (player != 0) {
+        snprintf(player_text, sizeof player_text, "%lld", (long long)player);
+        snprintf(balance_text, sizeof balance_text, "%lld", (long long)balance);
+    }
+    snprintf(sql, sizeof sql,
+             "INSERT INTO ledger (id, table_id, hand_id, player_id, seat, units, reason, balance_after, at,"
+             " prev_hash, hash) VALUES (%lld, 3, %lld, %s, %d, %lld, 'settle', %s, 5, '%s', '%s')",
+             (long long)id, (long long)hand, player_text, seat, (long long)units, balance_text, prev, hash);
+    db_exec(db, sql);
+    memcpy(prev, hash, STORE_HASH_HEX);
+}
+
+static void on_finished(void *ctx, const store_error *error)
+{
+    *(store_status *)ctx = error->status;
+}
+
+START_TEST(test_a_ledger_from_before_the_key_is_keyed_at_the_first_start_and_its_old_rows_still_verify)
+{
+    size_t count = 0;
+    const migrate_step *steps = migrate_builtin(&count);
+    store_error error;
+    ck_assert_int_eq(migrate_apply(db, steps, 3, NULL, NULL, &error), STORE_OK);
+    db_exec(db, "INSERT INTO players (id, kind, nickname, created_at, last_seen_at) VALUES (7, 'guest', 'Lan', 1, 1);"
+                "INSERT INTO game_tables (id, game, options, host_player_id, code, is_public, seats, state,"
+                " hands_played, created_at, updated_at, game_state) VALUES (3, 'tiengow', '{}', 7, 'OLD1', 1,"
+                " '[7,\"bot\",null,null]', 'playing', 2, 1, 1, '{}');"
+                "INSERT INTO hands (id, table_id, number, seed, deal, started_at, result, finished_at, game_state)"
+                " VALUES (11, 3, 1, 42, '[]', 5, '{}', 5, '{}'), (12, 3, 2, 43, '[]', 6, NULL, NULL, '{}');");
+    char prev[STORE_HASH_HEX] = STORE_LEDGER_ZERO_HASH;
+    insert_v1_row(1, 11, 7, 0, 2, 2, prev);
+    insert_v1_row(2, 11, 0, 1, -2, 0, prev);
+
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    store *s = store_open(&loop, dir.db, NULL, &error);
+    ck_assert_msg(s != NULL, "%s", error.message);
+    ck_assert_int_eq(db_int(db, "SELECT v1_rows FROM ledger_key"), 2);
+    const store_ledger_entry rows[] = {{.player_id = 7, .seat = 0, .units = -3, .reason = "settle"},
+                                       {.player_id = 0, .seat = 1, .units = 3, .reason = "settle"}};
+    json_t *result = json_object(), *state = json_object();
+    store_hand_end end = {.hand_id = 12, .result = result, .entries = rows, .n_entries = 2, .next_game_state = state};
+    store_status finished = STORE_CLOSED;
+    ck_assert(store_hand_finish(s, &end, on_finished, &finished));
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(finished, STORE_OK);
+    store_close(s);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    json_decref(result);
+    json_decref(state);
+
+    char key_path[160];
+    snprintf(key_path, sizeof key_path, "%s.key", dir.db);
+    struct stat sb;
+    ck_assert_int_eq(stat(key_path, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0600);
+    store_ledger_check check;
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(check.ok, "row %lld: %s", (long long)check.first_bad_row, check.why);
+    ck_assert(check.keyed);
+    ck_assert_int_eq(check.rows_checked, 4);
+    ck_assert_int_eq(check.v1_rows, 2);
+    ck_assert_int_eq(db_int(db, "SELECT balance_after FROM ledger WHERE id = 3"), -1);
+
+    /* A forger appends an unkeyed row after the keyed ones. */
+    db_text(db, "SELECT hash FROM ledger WHERE id = 4", prev, sizeof prev);
+    insert_v1_row(5, 12, 0, 1, 0, 0, prev);
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert(!check.ok);
+    ck_assert_int_eq(check.first_bad_row, 5);
+}
+END_TEST
+
+/* An older database that an earlier start already gave a key but no key record (it stopped
+ * between the two), or a forger who removed the record: a ledger with rows is not keyed behind
+ * an existing key's back. */
+START_TEST(test_a_ledger_with_rows_and_no_key_record_beside_an_existing_key_is_refused)
+{
+    size_t count = 0;
+    const migrate_step *steps = migrate_builtin(&count);
+    store_error error;
+    ck_assert_int_eq(migrate_apply(db, steps, 3, NULL, NULL, &error), STORE_OK);
+    db_exec(db, "INSERT INTO players (id, kind, nickname, created_at, last_seen_at) VALUES (7, 'guest', 'Lan', 1, 1);"
+                "INSERT INTO game_tables (id, game, options, host_player_id, code, is_public, seats, state,"
+                " hands_played, created_at, updated_at, game_state) VALUES (3, 'tiengow', '{}', 7, 'OLD1', 1,"
+                " '[7,\"bot\",null,null]', 'playing', 1, 1, 1, '{}');");
+    char prev[STORE_HASH_HEX] = STORE_LEDGER_ZERO_HASH;
+    insert_v1_row(1, 11, 7, 0, 2, 2, prev);
+    insert_v1_row(2, 11, 0, 1, -2, 0, prev);
+    char key_path[160];
+    snprintf(key_path, sizeof key_path, "%s.key", dir.db);
+    FILE *f = fopen(key_path, "wb");
+    ck_assert_uint_eq(fwrite("0123456789abcdef0123456789abcdef", 1, 32, f), 32);
+    fclose(f);
+    ck_assert_int_eq(chmod(key_path, 0600), 0);
+
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    store *s = store_open(&loop, dir.db, NULL, &error);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(error.status, STORE_CORRUPT);
+    ck_assert_ptr_nonnull(strstr(error.message, "no key record"));
+    ck_assert_ptr_nonnull(strstr(error.message, "move"));
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger_key"), 0);
+
+    /* Moved away, as the sentence says: a new key, and the old rows verify. */
+    char moved[176];
+    snprintf(moved, sizeof moved, "%s.old", key_path);
+    ck_assert_int_eq(rename(key_path, moved), 0);
+    uv_loop_init(&loop);
+    s = store_open(&loop, dir.db, NULL, &error);
+    ck_assert_msg(s != NULL, "%s", error.message);
+    store_close(s);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    store_ledger_check check;
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert(check.ok);
+    ck_assert_int_eq(check.v1_rows, 2);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("migrate");
@@ -371,6 +509,8 @@ int main(void)
     tcase_add_test(tc, test_upgrade_from_0001_keeps_the_rows_and_gives_tables_a_30_second_turn_timer);
     tcase_add_test(tc, test_store_open_upgrades_a_0001_database_and_recovers_its_tables);
     tcase_add_test(tc, test_upgrade_from_0002_moves_banker_and_multiplier_into_the_game_state_and_keeps_every_row);
+    tcase_add_test(tc, test_a_ledger_from_before_the_key_is_keyed_at_the_first_start_and_its_old_rows_still_verify);
+    tcase_add_test(tc, test_a_ledger_with_rows_and_no_key_record_beside_an_existing_key_is_refused);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -474,6 +474,21 @@ static store_memory_row stored_row(int64_t id)
     return row;
 }
 
+/* The ledger's key: the file beside the database, or the in-memory store's. */
+static void ledger_key(unsigned char key[STORE_LEDGER_KEY_BYTES])
+{
+    if (use_memory) {
+        ck_assert(store_memory_ledger_key(st, key));
+        return;
+    }
+    char path[160];
+    snprintf(path, sizeof path, "%s.key", dir.db);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fread(key, 1, STORE_LEDGER_KEY_BYTES, f), STORE_LEDGER_KEY_BYTES);
+    fclose(f);
+}
+
 /* A test-made failure: on SQLite the trigger (named inject_failure), in memory the next request
  * of kind fails. clear_failure undoes it. */
 static void inject_failure(const char *trigger, store_kind kind)
@@ -1088,20 +1103,22 @@ START_TEST(test_hash_is_blake2b_of_the_documented_canonical_text)
     const store_ledger_entry rows[] = {entry(a, 0, 3, "賀尊"), entry(0, 2, -3, "賀尊")};
     ok(finish(hand, 0, rows, 2, 0, 2));
 
-    /* Row 1 and row 2 written out by hand from store.h. */
+    /* Row 1 and row 2 written out by hand from store.h, hashed with the ledger's key. */
+    unsigned char key[STORE_LEDGER_KEY_BYTES];
+    ledger_key(key);
     char text1[512], text2[512], hex1[65], hex2[65];
     unsigned char digest[32];
     snprintf(text1, sizeof text1,
-             "teahouse-ledger-v1\nid=1\ntable=1\nhand=%" PRId64 "\nplayer=%" PRId64
+             "teahouse-ledger-v2\nid=1\ntable=1\nhand=%" PRId64 "\nplayer=%" PRId64
              "\nseat=0\nunits=3\nreason=賀尊\nbalance=3\nat=%" PRId64 "\nprev=%s\n",
              hand, a, T0_MS, STORE_LEDGER_ZERO_HASH);
-    crypto_generichash(digest, 32, (const unsigned char *)text1, strlen(text1), NULL, 0);
+    crypto_generichash(digest, 32, (const unsigned char *)text1, strlen(text1), key, sizeof key);
     sodium_bin2hex(hex1, sizeof hex1, digest, 32);
     snprintf(text2, sizeof text2,
-             "teahouse-ledger-v1\nid=2\ntable=1\nhand=%" PRId64
+             "teahouse-ledger-v2\nid=2\ntable=1\nhand=%" PRId64
              "\nplayer=\nseat=2\nunits=-3\nreason=賀尊\nbalance=\nat=%" PRId64 "\nprev=%s\n",
              hand, T0_MS, hex1);
-    crypto_generichash(digest, 32, (const unsigned char *)text2, strlen(text2), NULL, 0);
+    crypto_generichash(digest, 32, (const unsigned char *)text2, strlen(text2), key, sizeof key);
     sodium_bin2hex(hex2, sizeof hex2, digest, 32);
 
     ck_assert_str_eq(stored_row(1).prev_hash, STORE_LEDGER_ZERO_HASH);
@@ -1123,9 +1140,11 @@ START_TEST(test_an_honest_ledger_verifies)
 
     store_ledger_check check;
     store_error error;
-    ck_assert_msg(store_ledger_verify_path(dir.db, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
     ck_assert(check.ok);
+    ck_assert(check.keyed);
     ck_assert_int_eq(check.rows_checked, 20);
+    ck_assert_int_eq(check.v1_rows, 0);
 }
 END_TEST
 
@@ -1142,7 +1161,8 @@ END_TEST
 
 static void remove_ledger_guards(void)
 {
-    on_disk_exec("DROP TRIGGER ledger_is_append_only_update; DROP TRIGGER ledger_is_append_only_delete;");
+    on_disk_exec("DROP TRIGGER IF EXISTS ledger_is_append_only_update;"
+                 " DROP TRIGGER IF EXISTS ledger_is_append_only_delete;");
 }
 
 START_TEST(test_a_tampered_row_is_the_first_bad_row)
@@ -1171,8 +1191,10 @@ END_TEST
 
 START_TEST(test_a_rehashed_forgery_is_caught_by_the_hand_sum)
 {
-    /* A forger who recomputes the hash of the last row (a bot's, so no balance to fix) leaves the
-     * chain whole, but hand 3 (rows 9 to 12) no longer sums to zero. */
+    /* A forger who has the key and recomputes the hash of the last row (a bot's, so no balance to
+     * fix) leaves the chain whole, but hand 3 (rows 9 to 12) no longer sums to zero. */
+    unsigned char key[STORE_LEDGER_KEY_BYTES];
+    ledger_key(key);
     play_hands(3);
     remove_ledger_guards();
     sqlite3 *db = db_open(dir.db);
@@ -1183,7 +1205,7 @@ START_TEST(test_a_rehashed_forgery_is_caught_by_the_hand_sum)
     char prev[80], hash[STORE_HASH_HEX], sql[256];
     db_text(db, "SELECT prev_hash FROM ledger WHERE id = 12", prev, sizeof prev);
     row.prev_hash = prev;
-    store_ledger_hash(&row, hash);
+    store_ledger_hash(&row, key, hash);
     snprintf(sql, sizeof sql, "UPDATE ledger SET units = %" PRId64 ", hash = '%s' WHERE id = 12", row.units, hash);
     db_exec(db, sql);
     long long hand3 = db_int(db, "SELECT hand_id FROM ledger WHERE id = 9");
@@ -1196,6 +1218,229 @@ START_TEST(test_a_rehashed_forgery_is_caught_by_the_hand_sum)
     char hand_text[32];
     snprintf(hand_text, sizeof hand_text, "hand %lld", hand3);
     ck_assert_ptr_nonnull(strstr(a.check.why, hand_text));
+}
+END_TEST
+
+/* ---- The ledger's key ---- */
+
+static void key_file(char *out, size_t cap)
+{
+    snprintf(out, cap, "%s.key", dir.db);
+}
+
+/* store_open on the scratch database, expected to fail with status; its sentence. */
+static const char *open_fails(store_status status)
+{
+    static store_error error;
+    store_options o = test_options();
+    store *s = store_open(&loop, dir.db, &o, &error);
+    ck_assert_msg(s == NULL, "the store opened");
+    ck_assert_msg(error.status == status, "%s: %s", store_status_name(error.status), error.message);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    return error.message;
+}
+
+/* A forger who can write the database (not the key): moves `units` from seat 1's player to seat
+ * 0's in the hand whose rows start at row `first` (so it still sums to zero), carries every
+ * balance on, and rehashes the chain from that row with key (NULL: the unkeyed v1 text). */
+static void forge(int64_t first, int64_t units, const unsigned char *key)
+{
+    remove_ledger_guards();
+    long long n = on_disk("SELECT count(*) FROM ledger");
+    store_memory_row *rows = calloc((size_t)n, sizeof *rows);
+    for (int64_t id = 1; id <= n; id++)
+        rows[id - 1] = stored_row(id);
+    rows[first - 1].units += units;
+    rows[first].units -= units;
+    for (int64_t i = 0; i < n; i++) { /* balances again, from each player's rows */
+        int64_t sum = 0;
+        for (int64_t k = 0; k <= i && rows[i].player_id != 0; k++)
+            sum += rows[k].player_id == rows[i].player_id ? rows[k].units : 0;
+        rows[i].balance_after = rows[i].player_id != 0 ? sum : 0;
+    }
+    sqlite3 *db = db_open(dir.db);
+    for (int64_t i = first - 1; i < n; i++) {
+        store_memory_row *r = &rows[i];
+        snprintf(r->prev_hash, sizeof r->prev_hash, "%s", i == 0 ? STORE_LEDGER_ZERO_HASH : rows[i - 1].hash);
+        const store_ledger_row row = {.id = r->id, .table_id = r->table_id, .hand_id = r->hand_id,
+                                      .is_bot = r->player_id == 0, .player_id = r->player_id, .seat = r->seat,
+                                      .units = r->units, .reason = r->reason, .balance_after = r->balance_after,
+                                      .at_ms = r->at_ms, .prev_hash = r->prev_hash};
+        store_ledger_hash(&row, key, r->hash);
+        char sql[512];
+        snprintf(sql, sizeof sql,
+                 "UPDATE ledger SET units = %" PRId64 ", balance_after = CASE WHEN player_id IS NULL THEN NULL"
+                 " ELSE %" PRId64 " END, prev_hash = '%s', hash = '%s' WHERE id = %" PRId64,
+                 r->units, r->balance_after, r->prev_hash, r->hash, r->id);
+        db_exec(db, sql);
+    }
+    sqlite3_close(db);
+    free(rows);
+}
+
+START_TEST(test_the_key_is_made_once_with_mode_0600_beside_the_database_and_kept)
+{
+    char path[160];
+    key_file(path, sizeof path);
+    struct stat sb;
+    ck_assert_int_eq(stat(path, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 07777, 0600);
+    ck_assert_int_eq(sb.st_size, STORE_LEDGER_KEY_BYTES);
+    unsigned char first[STORE_LEDGER_KEY_BYTES], again[STORE_LEDGER_KEY_BYTES];
+    ledger_key(first);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger_key"), 1);
+    ck_assert_int_eq(on_disk("SELECT v1_rows FROM ledger_key"), 0);
+
+    play_hands(1);
+    close_store();
+    store_options o = test_options();
+    st = open_store(&o);
+    ledger_key(again);
+    ck_assert_int_eq(memcmp(first, again, sizeof first), 0);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger_key"), 1);
+    int64_t hand = new_hand(new_table("MORE"), 1);
+    const store_ledger_entry rows[] = {entry(0, 0, 1, "settle"), entry(0, 1, -1, "settle")};
+    ok(finish(hand, 0, rows, 2, 0, 2));
+    answer a = verify();
+    ck_assert(a.check.ok);
+    ck_assert_int_eq(a.check.rows_checked, 6);
+}
+END_TEST
+
+START_TEST(test_a_key_file_others_may_read_is_refused_by_the_store_and_by_verify)
+{
+    play_hands(1);
+    close_store();
+    char path[160];
+    key_file(path, sizeof path);
+    ck_assert_int_eq(chmod(path, 0644), 0);
+    const char *why = open_fails(STORE_INVALID);
+    ck_assert_ptr_nonnull(strstr(why, path));
+    ck_assert_ptr_nonnull(strstr(why, "chmod 600"));
+
+    store_ledger_check check;
+    store_error error;
+    ck_assert(!store_ledger_verify_path(dir.db, NULL, &check, &error));
+    ck_assert_int_eq(error.status, STORE_INVALID);
+    ck_assert_ptr_nonnull(strstr(error.message, "0644"));
+
+    ck_assert_int_eq(chmod(path, 0600), 0); /* put right, all is well again */
+    store_options o = test_options();
+    st = open_store(&o);
+    ck_assert(verify().check.ok);
+}
+END_TEST
+
+START_TEST(test_a_key_file_that_is_not_32_bytes_is_refused)
+{
+    close_store();
+    char path[160];
+    key_file(path, sizeof path);
+    FILE *f = fopen(path, "ab");
+    fputc('x', f);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(open_fails(STORE_CORRUPT), "33 bytes"));
+}
+END_TEST
+
+START_TEST(test_a_keyed_ledger_whose_key_is_missing_is_refused_and_verify_says_so)
+{
+    play_hands(1);
+    close_store();
+    char path[160];
+    key_file(path, sizeof path);
+    ck_assert_int_eq(unlink(path), 0);
+    const char *why = open_fails(STORE_NOT_FOUND);
+    ck_assert_ptr_nonnull(strstr(why, path));
+    ck_assert_ptr_nonnull(strstr(why, "missing"));
+    ck_assert_int_ne(access(path, F_OK), 0); /* no new key was made for a keyed ledger */
+
+    store_ledger_check check;
+    store_error error;
+    ck_assert(!store_ledger_verify_path(dir.db, NULL, &check, &error));
+    ck_assert_int_eq(error.status, STORE_NOT_FOUND);
+    ck_assert_ptr_nonnull(strstr(error.message, path));
+    ck_assert_ptr_nonnull(strstr(error.message, "missing"));
+}
+END_TEST
+
+START_TEST(test_another_key_is_refused_by_the_store_and_fails_verify)
+{
+    play_hands(1);
+    close_store();
+    char path[160];
+    key_file(path, sizeof path);
+    unsigned char other[STORE_LEDGER_KEY_BYTES];
+    randombytes_buf(other, sizeof other);
+    FILE *f = fopen(path, "wb");
+    ck_assert_uint_eq(fwrite(other, 1, sizeof other, f), sizeof other);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(open_fails(STORE_CORRUPT), "not the key"));
+
+    store_ledger_check check;
+    store_error error;
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert(!check.ok);
+    ck_assert_int_eq(check.first_bad_row, 1);
+    ck_assert_ptr_nonnull(strstr(check.why, "key record"));
+}
+END_TEST
+
+START_TEST(test_a_forger_without_the_key_who_rehashes_the_chain_is_caught_at_the_row_changed)
+{
+    play_hands(3);
+    unsigned char key[STORE_LEDGER_KEY_BYTES];
+    ledger_key(key);
+    /* With the key, the same forgery passes: only the key stops it. */
+    forge(5, 5, key);
+    answer a = verify();
+    ck_assert_msg(a.check.ok, "row %lld: %s", (long long)a.check.first_bad_row, a.check.why);
+    ck_assert_int_eq(stored_row(5).units, -1 + 5);
+
+    /* The unkeyed (v1) hash, as an older teahouse wrote it. */
+    forge(5, 5, NULL);
+    a = verify();
+    ck_assert(!a.check.ok);
+    ck_assert_int_eq(a.check.first_bad_row, 5);
+    ck_assert_ptr_nonnull(strstr(a.check.why, "key"));
+
+    /* A key of the forger's own. */
+    unsigned char wrong[STORE_LEDGER_KEY_BYTES];
+    randombytes_buf(wrong, sizeof wrong);
+    forge(6, -1, wrong);
+    store_ledger_check check;
+    store_error error;
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert(!check.ok);
+    ck_assert_int_eq(check.first_bad_row, 5); /* row 5 is still the unkeyed one */
+    forge(5, 0, wrong);
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert(!check.ok);
+    ck_assert_int_eq(check.first_bad_row, 5);
+    ck_assert_ptr_nonnull(strstr(check.why, "hash does not match"));
+}
+END_TEST
+
+START_TEST(test_a_ledger_rewritten_as_unkeyed_without_its_key_record_is_caught_and_not_reopened)
+{
+    play_hands(2);
+    forge(1, 2, NULL);
+    on_disk_exec("DELETE FROM ledger_key");
+    store_ledger_check check;
+    store_error error;
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert(!check.ok);
+    ck_assert_int_eq(check.first_bad_row, 1);
+    ck_assert_ptr_nonnull(strstr(check.why, "no key record"));
+    close_store();
+    ck_assert_ptr_nonnull(strstr(open_fails(STORE_CORRUPT), "no key record"));
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger_key"), 0); /* the forgery was not vouched for */
+
+    /* Nor does a record that claims the rows are older than the key. */
+    on_disk_exec("INSERT INTO ledger_key VALUES (1, 8, (SELECT hash FROM ledger WHERE id = 8), 0, 'forged')");
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert(!check.ok);
+    ck_assert_ptr_nonnull(strstr(check.why, "key record does not match"));
 }
 END_TEST
 
@@ -1724,6 +1969,197 @@ START_TEST(test_a_guest_session_expires_like_a_login)
     ok(lookup(a.session.token));
     atomic_store(&fake_now_ms, T0_MS + 3600 * 1000);
     ck_assert_int_eq(lookup(a.session.token).error.status, STORE_NOT_FOUND);
+}
+END_TEST
+
+/* ---- Guests kept only once they matter, and expired when nobody uses them ---- */
+
+static answer keep(int64_t id, const char *nickname, const char *token)
+{
+    answer a = {0};
+    ck_assert(store_guest_keep(st, id, nickname, token, on_session, &a));
+    wait_for(&a);
+    return a;
+}
+
+static answer expire(int64_t idle_seconds, int limit)
+{
+    answer a = {0};
+    ck_assert(store_guests_expire(st, idle_seconds, limit, on_id, &a));
+    wait_for(&a);
+    return a;
+}
+
+START_TEST(test_a_reserved_guest_writes_nothing_until_kept_and_keeps_its_id_and_token)
+{
+    int64_t first = 0, second = 0;
+    char token[STORE_TOKEN_SIZE], other[STORE_TOKEN_SIZE];
+    ck_assert(store_guest_reserve(st, &first, token));
+    ck_assert(store_guest_reserve(st, &second, other));
+    ck_assert_int_eq(first, 1);
+    ck_assert_int_eq(second, 2);
+    ck_assert_uint_eq(strlen(token), 43);
+    ck_assert_str_ne(token, other);
+    ck_assert_int_eq(stored_players(), 0);
+    ck_assert_int_eq(stored_sessions(), 0);
+    ck_assert_int_eq(lookup(token).error.status, STORE_NOT_FOUND);
+
+    /* Other requests never take a reserved id. */
+    ck_assert_int_eq(guest("Later"), 3);
+    ck_assert_int_eq(guest_session("Later still").session.player_id, 4);
+
+    answer kept = keep(first, "Lan", token);
+    expect_ok(&kept);
+    ck_assert_int_eq(kept.session.player_id, first);
+    ck_assert_str_eq(kept.session.nickname, "Lan");
+    ck_assert_str_eq(kept.session.token, "");
+    ck_assert_int_eq(kept.session.expires_at_ms, T0_MS + 3600 * 1000);
+    ck_assert_int_eq(stored_players(), 3);
+    ck_assert_str_eq(stored_nickname(first), "Lan");
+    answer found = lookup(token);
+    expect_ok(&found);
+    ck_assert_int_eq(found.session.player_id, first);
+    /* A guest reserved and never kept leaves nothing. */
+    ck_assert_str_eq(stored_nickname(second), "");
+}
+END_TEST
+
+START_TEST(test_keeping_a_guest_twice_conflicts_and_an_unreserved_id_or_a_bad_token_is_invalid)
+{
+    int64_t id = 0;
+    char token[STORE_TOKEN_SIZE];
+    ck_assert(store_guest_reserve(st, &id, token));
+    ok(keep(id, "Lan", token));
+    ck_assert_int_eq(keep(id, "Lan", token).error.status, STORE_CONFLICT);
+    ck_assert_int_eq(keep(id + 1, "Mei", token).error.status, STORE_INVALID);
+    ck_assert_int_eq(keep(0, "Mei", token).error.status, STORE_INVALID);
+    int64_t next = 0;
+    char fresh[STORE_TOKEN_SIZE];
+    ck_assert(store_guest_reserve(st, &next, fresh));
+    ck_assert_int_eq(keep(next, "Mei", "not a token").error.status, STORE_INVALID);
+    ck_assert_int_eq(keep(next, "", fresh).error.status, STORE_INVALID);
+    ck_assert_int_eq(stored_players(), 1);
+    ck_assert_int_eq(stored_sessions(), 1);
+    ok(keep(next, "Mei", fresh));
+}
+END_TEST
+
+START_TEST(test_ids_after_a_restart_follow_the_highest_stored)
+{
+    int64_t ids[4];
+    char tokens[4][STORE_TOKEN_SIZE];
+    for (int i = 0; i < 4; i++)
+        ck_assert(store_guest_reserve(st, &ids[i], tokens[i]));
+    ok(keep(ids[2], "Third", tokens[2]));
+    close_store();
+    store_options o = test_options();
+    st = open_store(&o);
+    int64_t next = 0;
+    char token[STORE_TOKEN_SIZE];
+    ck_assert(store_guest_reserve(st, &next, token));
+    ck_assert_int_eq(next, ids[2] + 1);
+    ok(lookup(tokens[2]));
+    ck_assert_int_eq(lookup(tokens[0]).error.status, STORE_NOT_FOUND); /* never kept: gone with the process */
+}
+END_TEST
+
+#define DAY_MS (INT64_C(86400) * 1000)
+
+/* Sessions that outlive the month of these cases. */
+static void reopen_with_long_sessions(void)
+{
+    close_store();
+    if (!use_memory) {
+        scratch_remove(&dir);
+        scratch_make(&dir);
+    }
+    store_options o = test_options();
+    o.session_seconds = 90 * 86400;
+    st = open_store(&o);
+}
+
+START_TEST(test_expiry_removes_untouched_guests_and_their_sessions_and_keeps_players_that_matter)
+{
+    reopen_with_long_sessions();
+    answer idle = guest_session("Idle");
+    int64_t played = guest("Played"), seated = guest("Seated"), host = guest("Host of a closed table");
+    answer mei = account("Mei", "plum blossom", 0);
+    expect_ok(&mei);
+    int64_t table = new_table("KEEP");
+    int64_t hand = new_hand(table, 1);
+    const store_ledger_entry rows[] = {entry(played, 0, 2, "settle"), entry(0, 1, -2, "settle")};
+    ok(finish(hand, 0, rows, 2, 0, 2));
+    store_table open = table_template("SEAT");
+    open.seats[2].player_id = seated;
+    ok(save_table(&open));
+    store_table closed = table_template("GONE");
+    closed.host_player_id = host;
+    snprintf(closed.state, sizeof closed.state, "closed");
+    answer closed_saved = save_table(&closed);
+    expect_ok(&closed_saved);
+
+    atomic_store(&fake_now_ms, T0_MS + 20 * DAY_MS);
+    int64_t recent = guest("Recent");
+    atomic_store(&fake_now_ms, T0_MS + 30 * DAY_MS);
+    answer none = expire(30 * 86400, 100); /* exactly 30 days is not yet more than 30 */
+    expect_ok(&none);
+    ck_assert_int_eq(none.id, 0);
+
+    atomic_store(&fake_now_ms, T0_MS + 31 * DAY_MS);
+    answer gone = expire(30 * 86400, 100);
+    expect_ok(&gone);
+    ck_assert_int_eq(gone.id, 2);
+    ck_assert_str_eq(stored_nickname(idle.session.player_id), "");
+    ck_assert_str_eq(stored_nickname(host), "");
+    ck_assert_int_eq(lookup(idle.session.token).error.status, STORE_NOT_FOUND);
+    ck_assert_int_eq(stored_sessions(), 0);
+    ck_assert_str_eq(stored_nickname(played), "Played");
+    ck_assert_str_eq(stored_nickname(seated), "Seated");
+    ck_assert_str_eq(stored_nickname(mei.id), "Mei");
+    ck_assert_str_eq(stored_nickname(recent), "Recent");
+    ck_assert_int_eq(stored_players(), 4);
+    if (use_memory)
+        ck_assert_int_eq(store_memory_table_at(st, closed_saved.id)->host_player_id, 0);
+    else
+        ck_assert_int_eq(on_disk("SELECT count(*) FROM game_tables WHERE host_player_id IS NOT NULL"), 0);
+    ck_assert(verify().check.ok);
+    ck_assert_int_eq(expire(30 * 86400, 100).id, 0);
+}
+END_TEST
+
+START_TEST(test_a_guest_who_comes_back_with_its_token_is_not_expired)
+{
+    reopen_with_long_sessions();
+    answer back = guest_session("Comes back");
+    answer away = guest_session("Stays away");
+    atomic_store(&fake_now_ms, T0_MS + 20 * DAY_MS);
+    ok(lookup(back.session.token));
+    atomic_store(&fake_now_ms, T0_MS + 40 * DAY_MS);
+    ck_assert_int_eq(expire(30 * 86400, 100).id, 1);
+    ok(lookup(back.session.token));
+    ck_assert_int_eq(lookup(away.session.token).error.status, STORE_NOT_FOUND);
+}
+END_TEST
+
+START_TEST(test_expiry_takes_the_oldest_guests_first_and_at_most_its_limit)
+{
+    reopen_with_long_sessions();
+    int64_t ids[5];
+    for (int i = 0; i < 5; i++) {
+        atomic_store(&fake_now_ms, T0_MS + (4 - i) * DAY_MS); /* the last made is the oldest */
+        ids[i] = guest("Guest");
+    }
+    atomic_store(&fake_now_ms, T0_MS + 60 * DAY_MS);
+    ck_assert_int_eq(expire(30 * 86400, 2).id, 2);
+    ck_assert_str_eq(stored_nickname(ids[4]), "");
+    ck_assert_str_eq(stored_nickname(ids[3]), "");
+    ck_assert_str_eq(stored_nickname(ids[2]), "Guest");
+    ck_assert_int_eq(expire(30 * 86400, 2).id, 2);
+    ck_assert_int_eq(expire(30 * 86400, 2).id, 1);
+    ck_assert_int_eq(stored_players(), 0);
+    ck_assert_int_eq(expire(0, 2).error.status, STORE_INVALID);
+    ck_assert_int_eq(expire(86400, 0).error.status, STORE_INVALID);
+    ck_assert_int_eq(expire(86400, 10001).error.status, STORE_INVALID);
 }
 END_TEST
 
@@ -2502,8 +2938,10 @@ START_TEST(test_memory_reads_back_players_tables_hands_and_ledger_rows)
     ck_assert_str_eq(ledger[1].prev_hash, ledger[0].hash);
     store_ledger_row row = {.id = 2, .table_id = saved.id, .hand_id = hand, .is_bot = true, .seat = 3, .units = -5,
                             .reason = "settle", .at_ms = T0_MS, .prev_hash = ledger[0].hash};
+    unsigned char key[STORE_LEDGER_KEY_BYTES];
+    ck_assert(store_memory_ledger_key(st, key));
     char hash[STORE_HASH_HEX];
-    store_ledger_hash(&row, hash);
+    store_ledger_hash(&row, key, hash);
     ck_assert_str_eq(ledger[1].hash, hash);
 }
 END_TEST
@@ -2563,7 +3001,12 @@ int main(void)
          BOTH,
          {test_a_new_guest_gets_a_session_that_lookup_finds_and_logout_ends,
           test_a_guest_with_a_bad_nickname_is_refused_and_nothing_is_written,
-          test_a_guest_and_its_session_are_written_together_or_not_at_all, test_a_guest_session_expires_like_a_login}},
+          test_a_guest_and_its_session_are_written_together_or_not_at_all, test_a_guest_session_expires_like_a_login,
+          test_a_reserved_guest_writes_nothing_until_kept_and_keeps_its_id_and_token,
+          test_keeping_a_guest_twice_conflicts_and_an_unreserved_id_or_a_bad_token_is_invalid,
+          test_expiry_removes_untouched_guests_and_their_sessions_and_keeps_players_that_matter,
+          test_a_guest_who_comes_back_with_its_token_is_not_expired,
+          test_expiry_takes_the_oldest_guests_first_and_at_most_its_limit}},
         {"tables",
          BOTH,
          {test_open_tables_cannot_share_a_code_but_a_closed_one_frees_it, test_table_fields_come_back_in_recovery,
@@ -2599,11 +3042,20 @@ int main(void)
           test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account,
           test_a_reopened_store_carries_on_with_an_unfinished_hand,
           test_a_game_state_is_stored_as_compact_json_with_sorted_keys, test_password_work_in_flight_at_close_is_answered_closed,
-          test_memory_functions_do_nothing_on_a_sqlite_store}},
+          test_memory_functions_do_nothing_on_a_sqlite_store, test_ids_after_a_restart_follow_the_highest_stored}},
         {"tampering",
          SQLITE_ONLY,
          {test_the_ledger_refuses_updates_and_deletes, test_a_tampered_row_is_the_first_bad_row,
           test_a_deleted_row_breaks_the_chain_at_the_next, test_a_rehashed_forgery_is_caught_by_the_hand_sum}},
+        {"ledger key",
+         SQLITE_ONLY,
+         {test_the_key_is_made_once_with_mode_0600_beside_the_database_and_kept,
+          test_a_key_file_others_may_read_is_refused_by_the_store_and_by_verify,
+          test_a_key_file_that_is_not_32_bytes_is_refused,
+          test_a_keyed_ledger_whose_key_is_missing_is_refused_and_verify_says_so,
+          test_another_key_is_refused_by_the_store_and_fails_verify,
+          test_a_forger_without_the_key_who_rehashes_the_chain_is_caught_at_the_row_changed,
+          test_a_ledger_rewritten_as_unkeyed_without_its_key_record_is_caught_and_not_reopened}},
         {"conditions",
          SQLITE_ONLY,
          {test_a_lock_held_by_another_process_gives_a_clear_busy_error,
