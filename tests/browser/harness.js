@@ -36,8 +36,8 @@ function serverBinary() {
 async function spawnServer(dir, port, extraArgs) {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--web-root', WEB_ROOT, '--db', path.join(dir, 'teahouse.db'),
     '--bot-delay-ms', '50', '--next-hand-seconds', '1', '--metrics-port', '0',
-    // every page and scripted player comes from this machine: the per-address cap is tested in C
-    '--max-connections-per-address', '0', ...extraArgs];
+    // every page and scripted player comes from this machine: the per-address caps are tested in C
+    '--max-connections-per-address', '0', '--new-guests-per-minute', '0', ...extraArgs];
   const child = spawn(serverBinary(), args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   const run = { child, log: '' };
   run.url = await new Promise((resolve, reject) => {
