@@ -80,6 +80,14 @@ void lobby_send_error(lobby *l, client *c, const json_t *id, proto_error_code co
     lobby_send_error_named(l, c, id, proto_error_name(code), message);
 }
 
+void lobby_send_rate_limited(lobby *l, client *c, const json_t *id, const char *message, uint64_t retry_ms)
+{
+    count_error(l, proto_error_name(PROTO_ERR_RATE_LIMITED));
+    json_t *error = proto_error(id, proto_error_name(PROTO_ERR_RATE_LIMITED), message);
+    json_object_set_new(error, "retry_ms", json_integer((json_int_t)retry_ms));
+    lobby_send_json(c, error);
+}
+
 void lobby_send_ok(client *c, const json_t *id)
 {
     json_t *ok = json_pack("{s:s}", "type", "ok");
@@ -605,6 +613,11 @@ lobby *lobby_create(uv_loop_t *loop, const lobby_config *config, store *st)
     l->loop = loop;
     l->config = *config;
     l->store = st;
+    if (!lobby_players_init(l)) {
+        lobby_players_free(l);
+        free(l);
+        return NULL;
+    }
     l->env = (room_env){.ctx = l,
                         .loop = loop,
                         .send = room_send,
@@ -686,6 +699,7 @@ void lobby_maybe_free(lobby *l)
         return;
     while (l->players != NULL)
         lobby_free_player(l, l->players);
+    lobby_players_free(l);
     free(l);
 }
 
