@@ -28,10 +28,11 @@
  * memory, nor one address every slot. */
 #define LOBBY_PASSWORD_JOBS_MAX 8
 #define LOBBY_PASSWORD_JOBS_PER_ADDRESS 2
-/* Failed logins (lobby_players.c): one account may fail 5 times, then once a half minute; one
- * address 20 times, then once every 5 s; past that each failure doubles the wait, from 1 s up
- * to 15 minutes, never more (no stranger can lock an account for good). A success forgives the
- * account's wait. */
+/* Failed logins (lobby_players.c): one account may fail 5 times, then gets a try back every
+ * 15 s; one address 20 times, then a try every 2.5 s; past that each failure doubles the wait,
+ * from 1 s up to 15 minutes, never more (no stranger can lock an account for good). A success
+ * forgives the account's wait. (A try takes a token, a failure another: the refill seconds below
+ * are per failure.) */
 #define LOBBY_LOGIN_FAILS_PER_ACCOUNT 5
 #define LOBBY_LOGIN_ACCOUNT_REFILL_SECONDS 30
 #define LOBBY_LOGIN_FAILS_PER_ADDRESS 20

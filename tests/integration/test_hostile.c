@@ -391,6 +391,7 @@ START_TEST(test_a_guessing_loop_is_slowed_another_address_logs_in_meanwhile_and_
         ck_assert_str_eq(code_of(reply), "rate_limited");
         json_int_t wait = json_integer_value(json_object_get(reply, "retry_ms"));
         ck_assert_int_le(wait, 60 * 1000);
+        fprintf(stderr, "hostile: the owner was told to wait %lld ms\n", (long long)wait);
         json_decref(reply);
         sleep_ms(wait + 200);
         reply = login_request(&owner, "meitest", "jasmine tea");
