@@ -450,7 +450,9 @@ static json_t *hello_as(ws_client **ws, const char *name)
     char error[128];
     *ws = ws_client_connect(HONEST_HOST, server.port, "/ws", 5000, error, sizeof error);
     ck_assert_msg(*ws != NULL, "%s", error);
-    char *text = json_dumps(json_pack("{s:s, s:i, s:s}", "type", "hello", "v", 1, "name", name), JSON_COMPACT);
+    json_t *hello = json_pack("{s:s, s:i, s:s}", "type", "hello", "v", 1, "name", name);
+    char *text = json_dumps(hello, JSON_COMPACT);
+    json_decref(hello);
     ck_assert_int_eq(ws_client_send_text(*ws, text, strlen(text)), WS_CLIENT_OK);
     free(text);
     ws_message m;
