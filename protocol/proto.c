@@ -1,10 +1,11 @@
 /*
  * proto — client message schemas as a table: each type lists its keys, their JSON types and
  * whether they are required. A key not in the row is refused, so a client cannot smuggle fields.
- * Account names are checked against a second table, the letters of the scripts they may use.
+ * Names follow names.h, which says what a display name and an account name may hold.
  */
 #include "proto.h"
 
+#include "names.h"
 #include "text.h"
 
 #include <ctype.h>
@@ -82,73 +83,6 @@ static const struct {
     [PROTO_REMOVE_MEMBER] = {"remove_member", {{"code", F_CODE, true}, {"player", F_PLAYER, true}}},
 };
 
-/*
- * The characters an account name may hold besides ASCII letters, digits, '_', '-' and '.': the
- * letters (and the vowel signs and marks written with them) of the scripts people write names
- * in. Not spaces, punctuation, symbols, emoji, invisible format characters, combining accents
- * on Latin letters (a name is written precomposed) or fullwidth look-alikes of ASCII. Latin,
- * Greek and Cyrillic share look-alike letters (a Latin "a" and a Cyrillic "а"), so a name may
- * use only one of those three; the store tells names apart only by ASCII case.
- */
-typedef enum { SCRIPT_LATIN = 1, SCRIPT_GREEK, SCRIPT_CYRILLIC, SCRIPT_OTHER } script;
-
-static const struct {
-    uint32_t first, last;
-    script script;
-} NAME_LETTERS[] = {
-    {0x00c0, 0x00d6, SCRIPT_LATIN},     /* Latin-1 letters, without × */
-    {0x00d8, 0x00f6, SCRIPT_LATIN},     /* without ÷ */
-    {0x00f8, 0x024f, SCRIPT_LATIN},     /* Latin Extended-A and -B */
-    {0x0386, 0x0386, SCRIPT_GREEK},     /* Ά (not the ano teleia after it) */
-    {0x0388, 0x03f5, SCRIPT_GREEK},     /* not the reversed lunate epsilon symbol */
-    {0x03f7, 0x03ff, SCRIPT_GREEK},
-    {0x0400, 0x0481, SCRIPT_CYRILLIC},  /* not the thousands sign and combining marks after it */
-    {0x048a, 0x052f, SCRIPT_CYRILLIC},
-    {0x0531, 0x0556, SCRIPT_OTHER},     /* Armenian */
-    {0x0561, 0x0587, SCRIPT_OTHER},
-    {0x05d0, 0x05ea, SCRIPT_OTHER},     /* Hebrew letters */
-    {0x0620, 0x065f, SCRIPT_OTHER},     /* Arabic letters and vowel marks */
-    {0x066e, 0x06d3, SCRIPT_OTHER},
-    {0x06d5, 0x06d5, SCRIPT_OTHER},
-    {0x0900, 0x0963, SCRIPT_OTHER},     /* Devanagari, without the dandas */
-    {0x0971, 0x097f, SCRIPT_OTHER},
-    {0x0980, 0x09e3, SCRIPT_OTHER},     /* Bengali */
-    {0x0a00, 0x0a63, SCRIPT_OTHER},     /* Gurmukhi */
-    {0x0a80, 0x0ae3, SCRIPT_OTHER},     /* Gujarati */
-    {0x0b80, 0x0bd7, SCRIPT_OTHER},     /* Tamil */
-    {0x0c00, 0x0c63, SCRIPT_OTHER},     /* Telugu */
-    {0x0c80, 0x0ce3, SCRIPT_OTHER},     /* Kannada */
-    {0x0d00, 0x0d63, SCRIPT_OTHER},     /* Malayalam */
-    {0x0e01, 0x0e3a, SCRIPT_OTHER},     /* Thai, without the baht sign */
-    {0x0e40, 0x0e4e, SCRIPT_OTHER},
-    {0x0e81, 0x0ece, SCRIPT_OTHER},     /* Lao, without its digits */
-    {0x0edc, 0x0edf, SCRIPT_OTHER},
-    {0x1000, 0x103f, SCRIPT_OTHER},     /* Myanmar */
-    {0x10a0, 0x10fa, SCRIPT_OTHER},     /* Georgian */
-    {0x10fc, 0x10ff, SCRIPT_OTHER},
-    {0x1100, 0x11ff, SCRIPT_OTHER},     /* Hangul Jamo */
-    {0x1200, 0x135a, SCRIPT_OTHER},     /* Ethiopic */
-    {0x1780, 0x17d3, SCRIPT_OTHER},     /* Khmer */
-    {0x1e00, 0x1eff, SCRIPT_LATIN},     /* Latin Extended Additional (Vietnamese) */
-    {0x1f00, 0x1fbc, SCRIPT_GREEK},     /* Greek Extended, without its spacing accents */
-    {0x1fc2, 0x1fcc, SCRIPT_GREEK},
-    {0x1fd0, 0x1fdb, SCRIPT_GREEK},
-    {0x1fe0, 0x1fec, SCRIPT_GREEK},
-    {0x1ff2, 0x1ffc, SCRIPT_GREEK},
-    {0x3005, 0x3005, SCRIPT_OTHER},     /* 々, the kanji iteration mark (佐々木) */
-    {0x3041, 0x3096, SCRIPT_OTHER},     /* Hiragana */
-    {0x309d, 0x309f, SCRIPT_OTHER},
-    {0x30a1, 0x30fa, SCRIPT_OTHER},     /* Katakana, without the middle dot */
-    {0x30fc, 0x30ff, SCRIPT_OTHER},     /* the long vowel mark ー and iteration marks */
-    {0x3105, 0x312f, SCRIPT_OTHER},     /* Bopomofo */
-    {0x3131, 0x318e, SCRIPT_OTHER},     /* Hangul compatibility Jamo */
-    {0x3400, 0x4dbf, SCRIPT_OTHER},     /* CJK Extension A */
-    {0x4e00, 0x9fff, SCRIPT_OTHER},     /* CJK Unified Ideographs */
-    {0xac00, 0xd7a3, SCRIPT_OTHER},     /* Hangul syllables */
-    {0xf900, 0xfaff, SCRIPT_OTHER},     /* CJK compatibility ideographs */
-    {0x20000, 0x3134f, SCRIPT_OTHER},   /* CJK Extensions B to G */
-};
-
 proto_error_code proto_status_error(proto_status status)
 {
     switch (status) {
@@ -210,7 +144,7 @@ static bool plain_text(const char *s, size_t *chars)
     return true;
 }
 
-/* A name-like text (a player name, a search): trimmed of spaces, 1-24 characters without control
+/* A short text (a search): trimmed of spaces, 1-24 characters without control
  * characters, copied into out (PROTO_NAME_BYTES + 1). 24 characters are at most PROTO_NAME_BYTES
  * bytes, which the store keeps, so a name accepted here is stored. */
 static proto_status read_short_text(const char *key, const json_t *value, char *out, char *msg, size_t size)
@@ -233,75 +167,18 @@ static proto_status read_short_text(const char *key, const json_t *value, char *
     return PROTO_OK;
 }
 
-/* Decodes the UTF-8 character at s (valid: jansson checked it); returns its length. */
-static size_t decode_utf8(const unsigned char *s, uint32_t *code_point)
+/* A player name (names.h): NFC, trimmed, 1-24 characters, none invisible, at least one that
+ * shows. 24 characters are at most PROTO_NAME_BYTES bytes, which the store keeps. */
+static proto_status read_name(const json_t *value, proto_msg *out, char *msg, size_t size)
 {
-    size_t n = s[0] < 0x80 ? 1 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-    uint32_t c = n == 1 ? s[0] : s[0] & (0x3fu >> (n - 1));
-    for (size_t i = 1; i < n; i++)
-        c = (c << 6) | (s[i] & 0x3fu);
-    *code_point = c;
-    return n;
+    return names_display(json_string_value(value), out->name, msg, size) ? PROTO_OK : PROTO_BAD_REQUEST;
 }
 
-/* The script of a character an account name may hold, 0 if it may not; *alnum says whether it
- * is a letter or digit rather than one of the separators '_', '-' and '.'. */
-static script account_character(uint32_t c, bool *alnum)
-{
-    *alnum = true;
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
-        return SCRIPT_LATIN;
-    if (c >= '0' && c <= '9')
-        return SCRIPT_OTHER; /* digits go with any script */
-    if (c == '_' || c == '-' || c == '.') {
-        *alnum = false;
-        return SCRIPT_OTHER;
-    }
-    for (size_t i = 0; i < sizeof NAME_LETTERS / sizeof NAME_LETTERS[0]; i++)
-        if (c >= NAME_LETTERS[i].first && c <= NAME_LETTERS[i].last)
-            return NAME_LETTERS[i].script;
-    return 0;
-}
-
-/* An account name (register, login): trimmed of spaces, 3-24 characters (so at most
- * PROTO_NAME_BYTES bytes, which the store keeps), each a letter, a digit, '_', '-' or '.', at
- * least one letter or digit, and letters of at most one of Latin, Greek and Cyrillic. */
+/* An account name (register, login; names.h): NFC, trimmed, 3-24 letters, digits, '_', '-' or
+ * '.', at least one letter or digit, scripts mixed only as ICU allows. */
 static proto_status read_account(const json_t *value, proto_msg *out, char *msg, size_t size)
 {
-    const char *s = json_string_value(value);
-    while (*s == ' ')
-        s++;
-    size_t len = strlen(s);
-    while (len > 0 && s[len - 1] == ' ')
-        len--;
-    if (len > PROTO_NAME_BYTES) /* more than 24 characters, whatever they are */
-        return fail(PROTO_BAD_REQUEST, msg, size, "name must be %d to %d characters.", PROTO_ACCOUNT_MIN,
-                    PROTO_ACCOUNT_MAX);
-    memcpy(out->name, s, len);
-    out->name[len] = '\0';
-    size_t chars = 0;
-    bool any_alnum = false;
-    script look_alike = 0; /* the one of Latin, Greek, Cyrillic used so far */
-    for (const unsigned char *p = (const unsigned char *)out->name; *p; chars++) {
-        uint32_t c;
-        p += decode_utf8(p, &c);
-        bool alnum;
-        script sc = account_character(c, &alnum);
-        if (sc == 0)
-            return fail(PROTO_BAD_REQUEST, msg, size,
-                        "name may hold only letters, digits, '_', '-' and '.' (no spaces or symbols).");
-        any_alnum |= alnum;
-        if (sc != SCRIPT_OTHER && look_alike != 0 && sc != look_alike)
-            return fail(PROTO_BAD_REQUEST, msg, size, "name may not mix Latin, Greek and Cyrillic letters.");
-        if (sc != SCRIPT_OTHER)
-            look_alike = sc;
-    }
-    if (chars < PROTO_ACCOUNT_MIN || chars > PROTO_ACCOUNT_MAX)
-        return fail(PROTO_BAD_REQUEST, msg, size, "name must be %d to %d characters.", PROTO_ACCOUNT_MIN,
-                    PROTO_ACCOUNT_MAX);
-    if (!any_alnum)
-        return fail(PROTO_BAD_REQUEST, msg, size, "name needs a letter or a digit.");
-    return PROTO_OK;
+    return names_account(json_string_value(value), out->name, msg, size) ? PROTO_OK : PROTO_BAD_REQUEST;
 }
 
 /* A resume token: the 64 hex digits of a guest's earlier token or a store session token (43
@@ -350,7 +227,7 @@ static proto_status read_field(field f, const char *key, const json_t *value, pr
     case F_NAME:
         if (!json_is_string(value))
             return fail(PROTO_BAD_REQUEST, msg, size, "name must be a string.");
-        return read_short_text("name", value, out->name, msg, size);
+        return read_name(value, out, msg, size);
     case F_TOKEN: {
         const char *s = json_string_value(value);
         if (!valid_token(s))

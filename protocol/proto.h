@@ -84,7 +84,7 @@ typedef struct proto_msg {
     json_t *root;        /* the whole message, owned; release with proto_msg_free */
     json_t *id;          /* borrowed from root, or NULL */
     /* fields, set for the types that have them */
-    char name[PROTO_NAME_BYTES + 1];   /* UTF-8, trimmed: a player name, or for register and
+    char name[PROTO_NAME_BYTES + 1];   /* UTF-8 in NFC, trimmed (names.h): a player name, or for register and
                                           login an account name (PROTOCOL.md's rule) */
     char token[PROTO_TOKEN_LEN + 1];   /* "" if none; 16-64 of [A-Za-z0-9_-] */
     char code[PROTO_CODE_LEN + 1];     /* upper case, PROTO_CODE_MIN to PROTO_CODE_LEN characters */

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 build_packages=(build-essential pkg-config meson ninja-build libuv1-dev libwebsockets-dev libjansson-dev
-                libsqlite3-dev libsodium-dev check)
+                libsqlite3-dev libsodium-dev libicu-dev check)
 test_packages=(fonts-liberation fonts-wqy-microhei)  # fonts so the browser shows Latin and Chinese text
 
 packages=("${build_packages[@]}")

@@ -101,6 +101,14 @@ void lobby_send_error(lobby *l, client *c, const json_t *id, proto_error_code co
     lobby_send_error_named(l, c, id, proto_error_name(code), message);
 }
 
+void lobby_send_rate_limited(lobby *l, client *c, const json_t *id, const char *message, uint64_t retry_ms)
+{
+    count_error(l, proto_error_name(PROTO_ERR_RATE_LIMITED));
+    json_t *error = proto_error(id, proto_error_name(PROTO_ERR_RATE_LIMITED), message);
+    json_object_set_new(error, "retry_ms", json_integer((json_int_t)retry_ms));
+    lobby_send_json(c, error);
+}
+
 void lobby_send_ok(client *c, const json_t *id)
 {
     json_t *ok = json_pack("{s:s}", "type", "ok");
@@ -452,29 +460,6 @@ static void table_history(request *q, room *r)
 
 /* --- joining by code --- */
 
-/*
- * The key join_table's failures are counted by: the peer's address (net_conn_peer: the client's
- * own behind a trusted proxy), an IPv6 one by its /56, the block one customer gets, or an
- * attacker's 2^8 /64s, or 2^72 addresses, would each count apart.
- */
-static void address_key(const client *c, char out[INET6_ADDRSTRLEN + 8])
-{
-    const char *peer = c->conn != NULL ? net_conn_peer(c->conn) : "";
-    unsigned char a[16];
-    if (inet_pton(AF_INET6, peer, a) != 1) {
-        snprintf(out, INET6_ADDRSTRLEN + 8, "%s", peer);
-        return;
-    }
-    static const unsigned char V4_MAPPED[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-    if (memcmp(a, V4_MAPPED, sizeof V4_MAPPED) == 0) { /* ::ffff:1.2.3.4 is 1.2.3.4 */
-        inet_ntop(AF_INET, a + 12, out, INET6_ADDRSTRLEN + 8);
-        return;
-    }
-    memset(a + 7, 0, sizeof a - 7);
-    inet_ntop(AF_INET6, a, out, INET6_ADDRSTRLEN);
-    strcat(out, "/56");
-}
-
 static void send_rate_limited(lobby *l, client *c, const json_t *id, uint64_t wait_ms)
 {
     char why[160];
@@ -498,10 +483,10 @@ static void join_table(request *q, room *r)
     proto_msg *m = q->m;
     player *p = q->c->p;
     bool open = r != NULL && (room_is_public(r) || room_knows(r, p));
-    char key[INET6_ADDRSTRLEN + 8] = "";
+    char key[LOBBY_ADDRESS_KEY] = "";
     uint64_t now = uv_now(l->loop), wait = 0;
     if (!open) {
-        address_key(q->c, key);
+        lobby_address_key(q->c, key);
         if (throttle_blocked(l->code_misses, key, now, &wait)) {
             send_rate_limited(l, q->c, m->id, wait);
             return;
@@ -806,9 +791,10 @@ lobby *lobby_create(uv_loop_t *loop, const lobby_config *config, store *st)
     l->store = st;
     throttle_config misses = lobby_code_miss_config();
     l->code_misses = throttle_create(&misses);
-    if (l->code_misses == NULL ||
+    if (l->code_misses == NULL || !lobby_players_init(l) ||
         (config->new_guests_per_minute > 0 && (l->new_guests = lobby_new_guest_limit(config)) == NULL)) {
         throttle_destroy(l->code_misses);
+        lobby_players_free(l);
         free(l);
         return NULL;
     }
@@ -895,6 +881,7 @@ void lobby_maybe_free(lobby *l)
         lobby_free_player(l, l->players);
     throttle_destroy(l->code_misses);
     throttle_destroy(l->new_guests);
+    lobby_players_free(l);
     free(l);
 }
 

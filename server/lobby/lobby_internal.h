@@ -24,15 +24,30 @@
 #define LOBBY_MAX_ERROR_CODES 64
 #define LOBBY_QUEUE_MAX 16
 /* Password hashing (argon2id, 64 MiB each) runs on libuv's pool: at most this many at once in the
- * whole server, and one per connection, so a flood of logins cannot take the memory. */
+ * whole server, one per connection and two per address, so a flood of logins cannot take the
+ * memory, nor one address every slot. */
 #define LOBBY_PASSWORD_JOBS_MAX 8
+#define LOBBY_PASSWORD_JOBS_PER_ADDRESS 2
+/* Failed logins (lobby_players.c): one account may fail 5 times, then gets a try back every
+ * 15 s; one address 20 times, then a try every 2.5 s; past that each failure doubles the wait,
+ * from 1 s up to 15 minutes, never more (no stranger can lock an account for good). A success
+ * forgives the account's wait. (A try takes a token, a failure another: the refill seconds below
+ * are per failure.) */
+#define LOBBY_LOGIN_FAILS_PER_ACCOUNT 5
+#define LOBBY_LOGIN_ACCOUNT_REFILL_SECONDS 30
+#define LOBBY_LOGIN_FAILS_PER_ADDRESS 20
+#define LOBBY_LOGIN_ADDRESS_REFILL_SECONDS 5
+#define LOBBY_LOGIN_MAX_WAIT_SECONDS (15 * 60)
+/* The key an address is counted by: an IPv4 address, or an IPv6 one's /56 with its suffix. */
+#define LOBBY_ADDRESS_KEY 56
 
 typedef struct client {
     net_conn *conn;        /* NULL once closed */
     player *p;             /* NULL until welcomed */
     rate_bucket bucket;    /* with its strikes (ratelimit.h) */
     int pending;           /* store requests made for it, not yet answered */
-    bool password_job;     /* its register or login is being hashed */
+    bool password_job;     /* its register or login is being hashed, in password_slot */
+    int password_slot;
     bool hello_pending;    /* its hello, or the storing of its guest, waits for the store */
     char *queued[LOBBY_QUEUE_MAX]; /* messages that came meanwhile, handled after the welcome */
     size_t queued_len[LOBBY_QUEUE_MAX];
@@ -67,6 +82,10 @@ struct lobby {
     throttle *code_misses;                /* join_table's failures by address */
     int pending;                          /* store requests not yet answered */
     int password_jobs;                    /* registers and logins being hashed */
+    char password_slots[LOBBY_PASSWORD_JOBS_MAX][LOBBY_ADDRESS_KEY]; /* each one's address, "" when free */
+    throttle *login_fails_by_account;     /* failed logins, by account name (ASCII lower case) */
+    throttle *login_fails_by_address;     /* and by address */
+    uint64_t login_swept_ms;              /* when the two forgot their idle keys last */
     size_t n_players;
     uint64_t messages_total;
     uint64_t actions_total;
@@ -96,6 +115,7 @@ typedef struct lobby_pending {
     char name[PROTO_NAME_BYTES + 1];
     char token[PROTO_TOKEN_LEN + 1];
     char code[PROTO_CODE_LEN + 1];
+    char address[LOBBY_ADDRESS_KEY];  /* login: the address its failure is counted against */
     const game_ops *game;
     json_t *options;
     int64_t player_id;          /* a guest being stored */
@@ -107,6 +127,8 @@ void lobby_send_error(lobby *l, client *c, const json_t *id, proto_error_code co
 /* An error whose code is a string: a room's (until rooms return proto_error_code) or a game's own. */
 void lobby_send_error_named(lobby *l, client *c, const json_t *id, const char *code, const char *message);
 void lobby_send_ok(client *c, const json_t *id);
+/* rate_limited, with "retry_ms": how long until the client may try again. */
+void lobby_send_rate_limited(lobby *l, client *c, const json_t *id, const char *message, uint64_t retry_ms);
 /* A new pending record for the client's request (both counted), or NULL with "internal" sent to
  * the client when memory runs out. */
 lobby_pending *lobby_pending_begin(lobby *l, client *c, const json_t *id);
@@ -128,11 +150,16 @@ void lobby_unqueue_first(client *c);
  * (STORE_INVALID), else unavailable with unavailable_message (and the store's reason logged). */
 void lobby_send_store_error(lobby *l, client *c, const json_t *id, const store_error *error,
                             const char *unavailable_message);
+/* The throttles of failed logins; false when memory runs out. Freed by lobby_players_free. */
+bool lobby_players_init(lobby *l);
+void lobby_players_free(lobby *l);
 unsigned lobby_bucket(const char *text);
 player *lobby_find_player_by_id(lobby *l, int64_t id);
 /* The player of that id, made (not connected) if it is not in memory; NULL when out of memory. */
 player *lobby_player_of_id(lobby *l, int64_t id, const char *name);
 void lobby_free_player(lobby *l, player *p);
+/* The key a client's address is counted by in the lobby's limits (lobby_players.c). */
+void lobby_address_key(const client *c, char out[LOBBY_ADDRESS_KEY]);
 /* The new-guest limit of config (NULL when there is none). */
 throttle *lobby_new_guest_limit(const lobby_config *config);
 /* True when the client's player is stored (or nothing is kept); otherwise stores its guest and

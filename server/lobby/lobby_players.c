@@ -3,6 +3,10 @@
  * messages that say who a connection is: hello (a new guest, or a session resumed by its token),
  * register (the guest becomes an account), login and logout.
  *
+ * Logins are where strangers guess passwords: failed ones are throttled by account and by address
+ * with growing waits (lobby_internal.h), and the password hashing slots are shared fairly, two
+ * at most to an address.
+ *
  * With a store, a player's id is the store's and a token is a store session, so a guest who comes
  * back after a restart is the same player, still in their seats. Without one, players live in
  * memory only, with random tokens, and accounts are refused.
@@ -15,6 +19,7 @@
  * address cannot fill the memory with guests either.
  */
 #include <arpa/inet.h>
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,27 +217,6 @@ static void unavailable(lobby *l, client *c, const json_t *id, const store_error
 
 /* --- new guests --- */
 
-/* The key new guests are counted by: the client's address; an IPv6 one by its /64, which one
- * subscriber usually holds whole (an IPv4-mapped one by its IPv4 address). */
-static void address_key(const char *peer, char *out, size_t cap)
-{
-    unsigned char a[16];
-    if (peer == NULL || inet_pton(AF_INET6, peer, a) != 1) {
-        snprintf(out, cap, "%s", peer ? peer : "");
-        return;
-    }
-    static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-    char text[INET6_ADDRSTRLEN];
-    if (memcmp(a, mapped, sizeof mapped) == 0) {
-        inet_ntop(AF_INET, a + 12, text, sizeof text);
-        snprintf(out, cap, "%s", text);
-        return;
-    }
-    memset(a + 8, 0, 8);
-    inet_ntop(AF_INET6, a, text, sizeof text);
-    snprintf(out, cap, "%s/64", text);
-}
-
 throttle *lobby_new_guest_limit(const lobby_config *config)
 {
     const double per_minute = config->new_guests_per_minute;
@@ -246,8 +230,8 @@ static bool guest_allowed(lobby *l, client *c, const json_t *id)
 {
     if (l->new_guests == NULL)
         return true;
-    char key[INET6_ADDRSTRLEN + 8];
-    address_key(c->conn != NULL ? net_conn_peer(c->conn) : NULL, key, sizeof key);
+    char key[LOBBY_ADDRESS_KEY];
+    lobby_address_key(c, key);
     uint64_t wait_ms = 0;
     if (throttle_allow(l->new_guests, key, uv_now(l->loop), &wait_ms))
         return true;
@@ -416,7 +400,114 @@ static bool accounts_available(lobby *l, client *c, const json_t *id)
     return false;
 }
 
-/* A register or login costs a memory-hard hash: one per connection, a few in all at a time. */
+/* --- failed logins and password slots --- */
+
+static throttle_config login_config(int free_failures, int refill_seconds)
+{
+    /* a failure takes two tokens, the try and the failure, so the bucket holds twice the free
+     * failures and gives one back every refill_seconds */
+    return (throttle_config){.rate = 2.0 / refill_seconds,
+                             .burst = 2.0 * free_failures,
+                             .base_delay_ms = 1000,
+                             .max_delay_ms = (uint64_t)LOBBY_LOGIN_MAX_WAIT_SECONDS * 1000,
+                             /* longer than the longest wait and than a spent bucket takes to fill,
+                              * so forgetting a key never gives it more than waiting would */
+                             .idle_ms = 2 * (uint64_t)LOBBY_LOGIN_MAX_WAIT_SECONDS * 1000 + 3600 * 1000,
+                             .max_keys = 65536};
+}
+
+bool lobby_players_init(lobby *l)
+{
+    const throttle_config by_account = login_config(LOBBY_LOGIN_FAILS_PER_ACCOUNT, LOBBY_LOGIN_ACCOUNT_REFILL_SECONDS);
+    const throttle_config by_address = login_config(LOBBY_LOGIN_FAILS_PER_ADDRESS, LOBBY_LOGIN_ADDRESS_REFILL_SECONDS);
+    l->login_fails_by_account = throttle_create(&by_account);
+    l->login_fails_by_address = throttle_create(&by_address);
+    return l->login_fails_by_account != NULL && l->login_fails_by_address != NULL;
+}
+
+void lobby_players_free(lobby *l)
+{
+    throttle_destroy(l->login_fails_by_account);
+    throttle_destroy(l->login_fails_by_address);
+    l->login_fails_by_account = l->login_fails_by_address = NULL;
+}
+
+/*
+ * The key a connection is counted by where a stranger could repeat something from many
+ * connections (new guests, failed logins, failed joins): the peer's address (net_conn_peer: the
+ * client's own behind a trusted proxy), an IPv4 one written in IPv6 (::ffff:1.2.3.4) as IPv4, an
+ * IPv6 one by its /56, the block one customer gets: else an attacker's 2^8 /64s, or 2^72
+ * addresses, would each count apart.
+ */
+void lobby_address_key(const client *c, char out[LOBBY_ADDRESS_KEY])
+{
+    const char *peer = c->conn != NULL ? net_conn_peer(c->conn) : "";
+    if (peer == NULL || !peer[0])
+        peer = "unknown"; /* never "", a free password slot */
+    unsigned char a[16];
+    if (inet_pton(AF_INET6, peer, a) != 1) {
+        snprintf(out, LOBBY_ADDRESS_KEY, "%s", peer);
+        return;
+    }
+    static const unsigned char V4_MAPPED[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    if (memcmp(a, V4_MAPPED, sizeof V4_MAPPED) == 0) {
+        inet_ntop(AF_INET, a + 12, out, LOBBY_ADDRESS_KEY);
+        return;
+    }
+    memset(a + 7, 0, sizeof a - 7);
+    char prefix[INET6_ADDRSTRLEN];
+    inet_ntop(AF_INET6, a, prefix, sizeof prefix);
+    snprintf(out, LOBBY_ADDRESS_KEY, "%s/56", prefix);
+}
+
+/* The key an account's failed logins are counted by: its name as the store tells names apart
+ * (ASCII letters without case; the protocol has made it NFC). */
+static void account_key(const char *name, char out[PROTO_NAME_BYTES + 1])
+{
+    size_t i = 0;
+    for (; name[i] != '\0' && i < PROTO_NAME_BYTES; i++)
+        out[i] = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] - 'A' + 'a') : name[i];
+    out[i] = '\0';
+}
+
+static void send_login_throttled(lobby *l, client *c, const json_t *id, bool by_account, uint64_t wait_ms)
+{
+    char message[PROTO_MESSAGE_SIZE];
+    uint64_t seconds = (wait_ms + 999) / 1000;
+    char wait[32];
+    if (seconds < 120)
+        snprintf(wait, sizeof wait, "%" PRIu64 " s", seconds);
+    else
+        snprintf(wait, sizeof wait, "%" PRIu64 " min", (seconds + 59) / 60);
+    snprintf(message, sizeof message, "Too many failed logins %s; try again in %s.",
+             by_account ? "to this account" : "from your address", wait);
+    lobby_send_rate_limited(l, c, id, message, wait_ms);
+}
+
+/* May this login be tried now? Otherwise answered rate_limited. Each try takes a token of its
+ * address and of its account (a failure takes another, on_logged_in). */
+static bool login_allowed(lobby *l, client *c, const json_t *id, const char *address, const char *account)
+{
+    const uint64_t now = uv_now(l->loop);
+    if (now - l->login_swept_ms >= 60 * 1000) {
+        throttle_sweep(l->login_fails_by_account, now);
+        throttle_sweep(l->login_fails_by_address, now);
+        l->login_swept_ms = now;
+    }
+    uint64_t wait = 0;
+    if (!throttle_allow(l->login_fails_by_address, address, now, &wait)) {
+        send_login_throttled(l, c, id, false, wait);
+        return false;
+    }
+    if (!throttle_allow(l->login_fails_by_account, account, now, &wait)) {
+        send_login_throttled(l, c, id, true, wait);
+        return false;
+    }
+    return true;
+}
+
+/* A register or login costs a memory-hard hash: one per connection, two per address and a few
+ * in all at a time, so that one address cannot keep everyone else's answer busy. */
 static bool password_job_start(lobby *l, client *c, const json_t *id)
 {
     if (c->password_job) {
@@ -424,17 +515,34 @@ static bool password_job_start(lobby *l, client *c, const json_t *id)
                          "Your last log-in or registration is still being checked; wait for it.");
         return false;
     }
-    if (l->password_jobs >= LOBBY_PASSWORD_JOBS_MAX) {
+    char address[LOBBY_ADDRESS_KEY];
+    lobby_address_key(c, address);
+    int free_slot = -1, of_address = 0;
+    for (int i = 0; i < LOBBY_PASSWORD_JOBS_MAX; i++) {
+        if (!l->password_slots[i][0] && free_slot < 0)
+            free_slot = i;
+        of_address += l->password_slots[i][0] && strcmp(l->password_slots[i], address) == 0;
+    }
+    if (of_address >= LOBBY_PASSWORD_JOBS_PER_ADDRESS) {
+        lobby_send_error(l, c, id, PROTO_ERR_BUSY,
+                         "Other log-ins from your address are being checked; try again when they are done.");
+        return false;
+    }
+    if (free_slot < 0) {
         lobby_send_error(l, c, id, PROTO_ERR_BUSY, "Many people are logging in right now; try again in a moment.");
         return false;
     }
+    snprintf(l->password_slots[free_slot], LOBBY_ADDRESS_KEY, "%s", address);
     c->password_job = true;
+    c->password_slot = free_slot;
     l->password_jobs++;
     return true;
 }
 
 static void password_job_end(lobby *l, client *c)
 {
+    assert(c->password_job && l->password_slots[c->password_slot][0]);
+    l->password_slots[c->password_slot][0] = '\0';
     c->password_job = false;
     l->password_jobs--;
 }
@@ -463,7 +571,8 @@ static void on_account_created(void *ctx, const store_error *error, int64_t id)
             snprintf(c->p->account, sizeof c->p->account, "%s", w->name);
             send_welcome(c, c->p, w->id, false);
         } else if (error->status == STORE_CONFLICT) {
-            lobby_send_error(l, c, w->id, PROTO_ERR_NAME_TAKEN, "That account name is taken; choose another.");
+            /* the store says which: the name itself, or one that looks like it (names.h) */
+            lobby_send_error(l, c, w->id, PROTO_ERR_NAME_TAKEN, error->message);
         } else {
             unavailable(l, c, w->id, error);
         }
@@ -508,6 +617,16 @@ static void on_logged_in(void *ctx, const store_error *error, const store_sessio
     lobby *l = w->l;
     client *c = w->c;
     password_job_end(l, c);
+    /* counted even if the connection has gone: closing it does not take a guess back */
+    const uint64_t now = uv_now(l->loop);
+    char account[PROTO_NAME_BYTES + 1];
+    account_key(w->name, account);
+    if (error->status == STORE_BAD_LOGIN) {
+        throttle_fail(l->login_fails_by_address, w->address, now);
+        throttle_fail(l->login_fails_by_account, account, now);
+    } else if (error->status == STORE_OK) {
+        throttle_succeed(l->login_fails_by_account, account, now); /* its owner is in: the wait is forgiven */
+    }
     bool live = lobby_pending_end(w) && c->p != NULL;
     if (live && error->status == STORE_OK && c->p->n_rooms > 0) {
         /* the guest joined a table while the password was checked: switching now would leave it
@@ -543,9 +662,16 @@ void lobby_login(request *q)
         lobby_send_error(l, c, m->id, PROTO_ERR_AT_TABLE, "Leave your tables before logging in as someone else.");
         return;
     }
+    char address[LOBBY_ADDRESS_KEY], account[PROTO_NAME_BYTES + 1];
+    lobby_address_key(c, address);
+    account_key(m->name, account);
+    if (!login_allowed(l, c, m->id, address, account))
+        return;
     lobby_pending *w = password_request(l, c, m->id);
     if (w == NULL)
         return;
+    snprintf(w->name, sizeof w->name, "%s", m->name);
+    snprintf(w->address, sizeof w->address, "%s", address);
     if (!store_login(l->store, m->name, m->password, on_logged_in, w)) {
         password_job_end(l, c);
         end_failed_request(w);

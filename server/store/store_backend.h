@@ -34,6 +34,7 @@
 
 #include <uv.h>
 
+#include "names.h"
 #include "store.h"
 #include "store_kind.h"
 
@@ -64,7 +65,8 @@ typedef struct store_in_guest {       /* store_guest_create, store_guest_keep */
 } store_in_guest;
 
 typedef struct store_in_account {     /* store_account_create, once its password is hashed */
-    char name[STORE_NAME_MAX + 1];
+    char name[STORE_NAME_MAX + 1];    /* in NFC */
+    names_keys keys;                  /* its look-alike keys: no two accounts share one */
     int64_t guest_id;                 /* 0: a new player, of id new_id */
     int64_t new_id;
     char *password;                   /* wiped and freed once hashed */
@@ -72,7 +74,7 @@ typedef struct store_in_account {     /* store_account_create, once its password
 } store_in_account;
 
 typedef struct store_in_login {       /* store_login: fetch, verify (pool), open the session */
-    char name[STORE_NAME_MAX + 1];
+    char name[STORE_NAME_MAX + 1];    /* in NFC */
     char *password;                   /* wiped and freed once checked */
     bool found;                       /* set by login_fetch: the account exists */
     char password_hash[STORE_PASSWORD_HASH_SIZE]; /* set by login_fetch */

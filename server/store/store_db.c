@@ -1,16 +1,18 @@
 /*
  * store_db — the SQLite database of the store, one connection at a time and without threads:
- * opening it (WAL, the pragmas, the migrations it lacks), opening it read-only for checks, and
- * granting admin rights. The ledger's key record and check are in store_db_ledger.c.
- * store_sqlite.c builds the threaded store on these; the command line (store_admin_set,
- * store_ledger_verify_path) uses them directly.
+ * opening it (WAL, the pragmas, the migrations it lacks, then what SQL alone cannot migrate: the
+ * look-alike keys of older accounts), opening it read-only for checks, and granting admin rights.
+ * The ledger's key record and check are in store_db_ledger.c. store_sqlite.c builds the threaded
+ * store on these; the command line (store_admin_set, store_ledger_verify_path) uses them directly.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "migrate.h"
+#include "names.h"
 #include "store_db.h"
 #include "store_ledger.h"
 #include "store_sqlite_error.h"
@@ -26,6 +28,96 @@ static bool exec_sql(sqlite3 *db, const char *path, const char *sql, const char 
     if (rc == SQLITE_OK)
         return true;
     store_sqlite_error(error, db, path, rc, doing);
+    return false;
+}
+
+/* Sets one of an account's texts (its NFC name, a look-alike key) unless another account has
+ * it (SQLite's UNIQUE says so, and nothing changes) or it is set already. */
+static int set_if_free(sqlite3 *db, const char *sql, int64_t id, const char *value)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_int64(stmt, 1, id);
+        sqlite3_bind_text(stmt, 2, value, -1, SQLITE_STATIC);
+        rc = sqlite3_step(stmt);
+    }
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_DONE || (rc & 0xff) == SQLITE_CONSTRAINT ? SQLITE_OK : rc;
+}
+
+typedef struct unkeyed_account {
+    int64_t id;
+    char name[STORE_NAME_MAX + 1];
+} unkeyed_account;
+
+/* The accounts without both look-alike keys, oldest first, into *out (malloc'd; *n of them). */
+static int unkeyed_accounts(sqlite3 *db, unkeyed_account **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db,
+                                "SELECT id, account_name FROM players WHERE kind = 'account'"
+                                " AND (account_look_key IS NULL OR account_fold_key IS NULL) ORDER BY id",
+                                -1, &stmt, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 16;
+            unkeyed_account *more = realloc(*out, cap * sizeof **out);
+            if (more == NULL) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            *out = more;
+        }
+        (*out)[*n].id = sqlite3_column_int64(stmt, 0);
+        const char *name = (const char *)sqlite3_column_text(stmt, 1);
+        snprintf((*out)[*n].name, sizeof (*out)[*n].name, "%s", name ? name : "");
+        (*n)++;
+    }
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/*
+ * The accounts made before account names had look-alike keys (migration 0005) get theirs, and
+ * their names in NFC (as login now looks them up), oldest first: SQL cannot compute them, ICU
+ * does (names.h). An account that already looked like an older one keeps NULL for the key they
+ * share and is tried again at each opening (a few rows at most). Nothing is written, nor locked,
+ * once every account has its keys.
+ */
+static bool fill_account_keys(sqlite3 *db, const char *path, store_error *error)
+{
+    unkeyed_account *accounts = NULL;
+    size_t n = 0;
+    int rc = unkeyed_accounts(db, &accounts, &n);
+    if (rc == SQLITE_OK && n > 0)
+        rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
+        char nfc[STORE_NAME_MAX + 1];
+        names_keys keys;
+        if (!names_nfc(accounts[i].name, nfc, sizeof nfc) || !names_account_keys(accounts[i].name, &keys))
+            continue; /* a name too long once normalised: left as it is */
+        if (strcmp(nfc, accounts[i].name) != 0)
+            rc = set_if_free(db, "UPDATE players SET account_name = ?2 WHERE id = ?1", accounts[i].id, nfc);
+        if (rc == SQLITE_OK)
+            rc = set_if_free(db, "UPDATE players SET account_look_key = ?2 WHERE id = ?1 AND account_look_key IS NULL",
+                             accounts[i].id, keys.look);
+        if (rc == SQLITE_OK)
+            rc = set_if_free(db, "UPDATE players SET account_fold_key = ?2 WHERE id = ?1 AND account_fold_key IS NULL",
+                             accounts[i].id, keys.fold);
+    }
+    if (rc == SQLITE_OK && n > 0)
+        rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    free(accounts);
+    if (rc == SQLITE_OK)
+        return true;
+    store_sqlite_error(error, db, path, rc, "giving older accounts their look-alike keys");
+    if (!sqlite3_get_autocommit(db))
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return false;
 }
 
@@ -101,7 +193,7 @@ sqlite3 *store_db_open(const char *path, const store_options *o, store_error *er
     size_t n_steps = 0;
     const migrate_step *steps = migrate_builtin(&n_steps);
     if (!use_wal(db, path, error) || !store_db_configure(db, path, o, error) ||
-        migrate_apply(db, steps, n_steps, NULL, NULL, error) != STORE_OK) {
+        migrate_apply(db, steps, n_steps, NULL, NULL, error) != STORE_OK || !fill_account_keys(db, path, error)) {
         sqlite3_close(db);
         return NULL;
     }

@@ -83,6 +83,17 @@ mem_player *store_memory_account(store_memory *m, const char *name)
     return NULL;
 }
 
+/* Whether an account has one of these look-alike keys. */
+static bool look_alike_account(const store_memory *m, const names_keys *keys)
+{
+    for (size_t i = 0; i < m->n_players; i++) {
+        const mem_player *p = &m->players[i];
+        if (p->pub.is_account && (strcmp(p->keys.look, keys->look) == 0 || strcmp(p->keys.fold, keys->fold) == 0))
+            return true;
+    }
+    return false;
+}
+
 /* ---- Transactions: nothing to do, every function is atomic by itself ---- */
 
 static bool mem_begin(void *b, bool writes, store_error *error)
@@ -205,6 +216,9 @@ static store_status mem_account_create(void *b, const store_in_account *in, int6
     }
     if (store_memory_account(m, in->name) != NULL)
         return store_error_set(error, STORE_CONFLICT, "The name %s is taken; choose another.", in->name);
+    if (look_alike_account(m, &in->keys))
+        return store_error_set(error, STORE_CONFLICT, "The name %s looks like an existing account name; choose another.",
+                               in->name);
     if (p == NULL) {
         if (!reserve((void **)&m->players, &m->cap_players, m->n_players + 1, sizeof *m->players))
             return no_memory(error);
@@ -213,6 +227,7 @@ static store_status mem_account_create(void *b, const store_in_account *in, int6
     p->pub.is_account = true;
     snprintf(p->pub.account_name, sizeof p->pub.account_name, "%s", in->name);
     snprintf(p->password_hash, sizeof p->password_hash, "%s", in->password_hash);
+    p->keys = in->keys;
     p->pub.last_seen_at_ms = now;
     *id = p->pub.id;
     return STORE_OK;

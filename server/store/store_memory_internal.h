@@ -15,6 +15,7 @@
 typedef struct mem_player {
     store_memory_player pub;
     char password_hash[STORE_PASSWORD_HASH_SIZE];  /* accounts only */
+    names_keys keys;                               /* accounts only: unique, as SQLite's UNIQUE keeps them */
 } mem_player;
 
 typedef struct mem_session {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "store_backend.h"
 #include "store_password.h"
 #include "store_validate.h"
@@ -125,7 +126,13 @@ bool store_account_create(store *s, const char *name, const char *password, int6
         store_req_submit(r); /* answered in turn */
         return true;
     }
-    snprintf(r->in.account.name, sizeof r->in.account.name, "%s", name);
+    /* The name as kept: in NFC, with the keys that find the accounts it would look like. */
+    if (!names_nfc(name, r->in.account.name, sizeof r->in.account.name) ||
+        !names_account_keys(name, &r->in.account.keys)) {
+        store_req_fail(r, STORE_INVALID, "The account name is too long once normalised (NFC); choose a shorter one.");
+        store_req_submit(r);
+        return true;
+    }
     r->in.account.guest_id = guest_id;
     r->in.account.new_id = guest_id == 0 ? store_core_player_id(s) : 0;
     store_req_hash(r);
@@ -141,8 +148,8 @@ bool store_login(store *s, const char *name, const char *password, store_session
     if (store_validate_login(name, password, &r->error) == STORE_OK) {
         if ((r->in.login.password = strdup(password)) == NULL)
             out_of_memory(r);
-        else
-            snprintf(r->in.login.name, sizeof r->in.login.name, "%s", name);
+        else if (!names_nfc(name, r->in.login.name, sizeof r->in.login.name))
+            store_req_fail(r, STORE_BAD_LOGIN, "Wrong account name or password."); /* no account is named so */
     }
     store_req_submit(r);
     return true;

@@ -1,7 +1,8 @@
 /*
  * store_sqlite_players — players (guests and accounts), account creation, logins and sessions,
  * and the expiry of guests nobody uses, in SQLite. Account names are unique case-insensitively
- * for ASCII letters (the column's NOCASE collation); a session is keyed by its token's hash,
+ * for ASCII letters (the column's NOCASE collation), and so are their look-alike keys (names.h):
+ * a name that looks like an account's is taken too. A session is keyed by its token's hash,
  * never the token. New players get the id the core gave them (store_backend.h).
  */
 #include <inttypes.h>
@@ -17,9 +18,11 @@ static const char *const sql[STMT_COUNT] = {
                           " VALUES (?3, 'guest', ?1, ?2, ?2)",
     [STMT_PLAYER_RENAME] = "UPDATE players SET nickname = ?2, last_seen_at = ?3 WHERE id = ?1",
     [STMT_ACCOUNT_INSERT] = "INSERT INTO players (id, kind, nickname, account_name, password_hash, created_at,"
-                            " last_seen_at) VALUES (?4, 'account', ?1, ?1, ?2, ?3, ?3)",
+                            " last_seen_at, account_look_key, account_fold_key)"
+                            " VALUES (?4, 'account', ?1, ?1, ?2, ?3, ?3, ?5, ?6)",
     [STMT_ACCOUNT_FROM_GUEST] = "UPDATE players SET kind = 'account', account_name = ?2, password_hash = ?3,"
-                                " last_seen_at = ?4 WHERE id = ?1 AND kind = 'guest'",
+                                " last_seen_at = ?4, account_look_key = ?5, account_fold_key = ?6"
+                                " WHERE id = ?1 AND kind = 'guest'",
     [STMT_LOGIN_FETCH] = "SELECT id, password_hash, is_admin, nickname, account_name FROM players"
                          " WHERE account_name = ?1 AND kind = 'account'",
     [STMT_SESSIONS_PURGE] = "DELETE FROM sessions WHERE expires_at <= ?1",
@@ -85,6 +88,21 @@ store_status store_sqlite_player_save(void *b, const store_in_player *in, int64_
     return save_player(b, in->player_id, in->create, in->nickname, id, error);
 }
 
+/* The name, or one of its look-alike keys, is an account's already: which one, said. */
+static store_status account_taken(store_sqlite *q, const char *name, store_error *error)
+{
+    sqlite3_stmt *st = stmt(q, STMT_LOGIN_FETCH, error);
+    if (st == NULL)
+        return error->status;
+    store_sqlite_bind_text(st, 1, name);
+    const bool same_name = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_reset(st);
+    if (same_name)
+        return store_error_set(error, STORE_CONFLICT, "The name %s is taken; choose another.", name);
+    return store_error_set(error, STORE_CONFLICT, "The name %s looks like an existing account name; choose another.",
+                           name);
+}
+
 store_status store_sqlite_account_create(void *b, const store_in_account *in, int64_t *id, store_error *error)
 {
     store_sqlite *q = b;
@@ -98,15 +116,19 @@ store_status store_sqlite_account_create(void *b, const store_in_account *in, in
         store_sqlite_bind_text(st, 2, in->name);
         store_sqlite_bind_text(st, 3, in->password_hash);
         sqlite3_bind_int64(st, 4, now);
+        store_sqlite_bind_text(st, 5, in->keys.look);
+        store_sqlite_bind_text(st, 6, in->keys.fold);
     } else {
         store_sqlite_bind_text(st, 1, in->name);
         store_sqlite_bind_text(st, 2, in->password_hash);
         sqlite3_bind_int64(st, 3, now);
         sqlite3_bind_int64(st, 4, in->new_id);
+        store_sqlite_bind_text(st, 5, in->keys.look);
+        store_sqlite_bind_text(st, 6, in->keys.fold);
     }
     int rc = store_sqlite_step_reset(st);
     if (store_sqlite_status(rc) == STORE_CONFLICT)
-        return store_error_set(error, STORE_CONFLICT, "The name %s is taken; choose another.", in->name);
+        return account_taken(q, in->name, error);
     if (rc != SQLITE_OK)
         return store_sqlite_fail(q, rc, "creating an account", error);
     if (from_guest && sqlite3_changes(q->db) == 0)

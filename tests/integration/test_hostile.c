@@ -16,6 +16,10 @@
  *     table and remove people;
  *   - a flood of token-less hellos from one address stores nothing and is limited to 30 new
  *     guests a minute, and cannot fill the database's quota (--db-max-pages);
+ *   - a password-guessing loop is slowed to a few guesses, while another address logs in, and
+ *     the owner logs in once the wait is over;
+ *   - a flood of logins from one address leaves password slots for everyone else;
+ *   - names that look like an account's, or hide invisible characters, are refused.
  * Each case failed on the server before its fix.
  */
 #include <check.h>
@@ -865,6 +869,207 @@ START_TEST(test_hellos_alone_cannot_fill_the_database_quota)
 }
 END_TEST
 
+/* The attacker's address and everyone else's: the server sees ::ffff:127.0.0.1 and ::1. */
+#define ATTACKER_HOST "127.0.0.1"
+#define HONEST_HOST "::1"
+
+static void start_server_on_every_address(void)
+{
+    const char *extra[] = {"--bind", "::", NULL};
+    start_server(extra);
+}
+
+static json_t *login_request(table_client *c, const char *name, const char *password)
+{
+    return tc_request(c, json_pack("{s:s, s:s, s:s}", "type", "login", "name", name, "password", password), 10000);
+}
+
+static void register_as(const char *host, const char *name, const char *password)
+{
+    table_client c;
+    ck_assert_msg(tc_connect(&c, host, server.port, "Owner", NULL), "cannot connect from %s", host);
+    json_t *reply =
+        tc_request(&c, json_pack("{s:s, s:s, s:s}", "type", "register", "name", name, "password", password), 10000);
+    ck_assert_ptr_nonnull(reply);
+    ck_assert_str_eq(type_of(reply), "welcome");
+    json_decref(reply);
+    tc_close(&c);
+}
+
+static void sleep_ms(int64_t ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000};
+    nanosleep(&ts, NULL);
+}
+
+/* Issue 14: a loop tried 17-26 passwords a second against one account, for as long as it liked,
+ * and the right password still worked afterwards. Now 5 wrong guesses, then a wait that grows. */
+START_TEST(test_a_guessing_loop_is_slowed_another_address_logs_in_meanwhile_and_the_owner_after_the_wait)
+{
+    start_server_on_every_address();
+    register_as(HONEST_HOST, "meitest", "jasmine tea");
+    register_as(HONEST_HOST, "lantest", "oolong leaf");
+
+    table_client attacker, honest;
+    ck_assert(tc_connect(&attacker, ATTACKER_HOST, server.port, "Guesser", NULL));
+    ck_assert(tc_connect(&honest, HONEST_HOST, server.port, "Lan", NULL));
+    int guesses = 0, limited = 0;
+    bool honest_logged_in = false;
+    json_int_t retry_ms = 0;
+    const int64_t start = now_ms();
+    for (int i = 0; now_ms() - start < 10000; i++) {
+        const int64_t sent = now_ms();
+        char guess[32];
+        snprintf(guess, sizeof guess, "guess number %d", i);
+        json_t *reply = login_request(&attacker, "meitest", guess);
+        ck_assert_ptr_nonnull(reply);
+        if (strcmp(code_of(reply), "bad_login") == 0) {
+            guesses++;
+        } else {
+            ck_assert_str_eq(code_of(reply), "rate_limited");
+            retry_ms = json_integer_value(json_object_get(reply, "retry_ms"));
+            ck_assert_int_gt(retry_ms, 0);
+            limited++;
+        }
+        json_decref(reply);
+        if (!honest_logged_in && now_ms() - start >= 5000) { /* midway, someone else logs in */
+            json_t *welcome = login_request(&honest, "lantest", "oolong leaf");
+            ck_assert_str_eq(type_of(welcome), "welcome");
+            json_decref(welcome);
+            honest_logged_in = true;
+        }
+        sleep_ms(50 - (now_ms() - sent) > 0 ? 50 - (now_ms() - sent) : 0); /* within the message rate */
+    }
+    fprintf(stderr, "hostile: %d guesses answered in 10 s, %d refused as rate_limited (last wait %lld ms)\n",
+            guesses, limited, (long long)retry_ms);
+    ck_assert_int_le(guesses, 8);
+    ck_assert_int_gt(limited, 0);
+    ck_assert(honest_logged_in);
+
+    /* the owner, from another address: told to wait while the wait lasts, then let in */
+    table_client owner;
+    ck_assert(tc_connect(&owner, HONEST_HOST, server.port, "Mei", NULL));
+    json_t *reply = login_request(&owner, "meitest", "jasmine tea");
+    if (strcmp(type_of(reply), "welcome") != 0) {
+        ck_assert_str_eq(code_of(reply), "rate_limited");
+        json_int_t wait = json_integer_value(json_object_get(reply, "retry_ms"));
+        ck_assert_int_le(wait, 60 * 1000);
+        fprintf(stderr, "hostile: the owner was told to wait %lld ms\n", (long long)wait);
+        json_decref(reply);
+        sleep_ms(wait + 200);
+        reply = login_request(&owner, "meitest", "jasmine tea");
+    }
+    ck_assert_str_eq(type_of(reply), "welcome");
+    json_decref(reply);
+    tc_close(&owner);
+    tc_close(&attacker);
+    tc_close(&honest);
+    stop_server();
+    server_process_cleanup(&server);
+}
+END_TEST
+
+/* Issue 14: a flood of logins from one address took the 8 password slots, so everyone else's
+ * login was answered busy. Now one address holds two at most. */
+START_TEST(test_a_login_flood_from_one_address_leaves_password_slots_for_others)
+{
+    start_server_on_every_address();
+    register_as(HONEST_HOST, "meitest", "jasmine tea");
+    enum { FLOOD = 8 };
+    table_client flood[FLOOD], honest;
+    for (int i = 0; i < FLOOD; i++)
+        ck_assert(tc_connect(&flood[i], ATTACKER_HOST, server.port, "Flood", NULL));
+    ck_assert(tc_connect(&honest, HONEST_HOST, server.port, "Mei", NULL));
+    for (int i = 0; i < FLOOD; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "victim%d", i);
+        send_raw(&flood[i], json_pack("{s:s, s:i, s:s, s:s}", "type", "login", "id", 900, "name", name, "password",
+                                      "summer2024"));
+    }
+    json_t *reply = login_request(&honest, "meitest", "jasmine tea");
+    ck_assert_ptr_nonnull(reply);
+    ck_assert_msg(strcmp(type_of(reply), "welcome") == 0, "the honest login was answered %s", code_of(reply));
+    json_decref(reply);
+    int busy = 0;
+    for (int i = 0; i < FLOOD; i++) {
+        for (json_t *f; (f = tc_next(&flood[i], 10000)) != NULL;) {
+            bool answer = json_integer_value(json_object_get(f, "id")) == 900;
+            busy += answer && strcmp(code_of(f), "busy") == 0;
+            json_decref(f);
+            if (answer)
+                break;
+        }
+        tc_close(&flood[i]);
+    }
+    fprintf(stderr, "hostile: %d of %d flooding logins from one address answered busy\n", busy, FLOOD);
+    tc_close(&honest);
+    stop_server();
+    server_process_cleanup(&server);
+}
+END_TEST
+
+static json_t *hello_as(ws_client **ws, const char *name)
+{
+    char error[128];
+    *ws = ws_client_connect(HONEST_HOST, server.port, "/ws", 5000, error, sizeof error);
+    ck_assert_msg(*ws != NULL, "%s", error);
+    json_t *hello = json_pack("{s:s, s:i, s:s}", "type", "hello", "v", 1, "name", name);
+    char *text = json_dumps(hello, JSON_COMPACT);
+    json_decref(hello);
+    ck_assert_int_eq(ws_client_send_text(*ws, text, strlen(text)), WS_CLIENT_OK);
+    free(text);
+    ws_message m;
+    ck_assert_int_eq(ws_client_recv(*ws, &m, 5000), WS_CLIENT_OK);
+    return json_loads(m.data, 0, NULL);
+}
+
+/* Issue 14: display names could hide direction controls and zero-width characters, and account
+ * names could copy another's with letters of another script. */
+START_TEST(test_names_that_look_like_an_account_or_hide_invisible_characters_are_refused)
+{
+    start_server_on_every_address();
+    register_as(HONEST_HOST, "BOB", "jasmine tea");
+    register_as(HONEST_HOST, "admin", "jasmine tea");
+    table_client m;
+    ck_assert(tc_connect(&m, HONEST_HOST, server.port, "Mallory", NULL));
+    const char *copies[] = {"\u0412\u041e\u0412", "adm\u0131n"}; /* ВОВ, admın */
+    for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++) {
+        json_t *reply = tc_request(
+            &m, json_pack("{s:s, s:s, s:s}", "type", "register", "name", copies[i], "password", "jasmine tea"), 10000);
+        ck_assert_str_eq(code_of(reply), "name_taken");
+        ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(reply, "message")), "looks like"));
+        json_decref(reply);
+    }
+    json_t *fine = tc_request(
+        &m, json_pack("{s:s, s:s, s:s}", "type", "register", "name", "\u738b\u5c0f\u660e", "password", "jasmine tea"),
+        10000); /* 王小明 */
+    ck_assert_str_eq(type_of(fine), "welcome");
+    json_decref(fine);
+    tc_close(&m);
+
+    const char *hidden[] = {"\u202eBOB", "B\u200dOB", "BOB\u200b", "\u2066BOB\u2069", "\u3164"};
+    for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++) {
+        ws_client *ws;
+        json_t *reply = hello_as(&ws, hidden[i]);
+        ck_assert_str_eq(code_of(reply), "bad_request");
+        json_decref(reply);
+        ws_client_abort(ws);
+    }
+    const char *ordinary[] = {"\u5c0f\u660e", "\u963f\u5abd", "Jos\u00e9", "Jose\u0301"}; /* 小明, 阿媽 */
+    for (size_t i = 0; i < sizeof ordinary / sizeof ordinary[0]; i++) {
+        ws_client *ws;
+        json_t *reply = hello_as(&ws, ordinary[i]);
+        ck_assert_str_eq(type_of(reply), "welcome");
+        if (i >= 2) /* made NFC: the same name however it was typed */
+            ck_assert_str_eq(json_string_value(json_object_get(json_object_get(reply, "player"), "name")), "Jos\u00e9");
+        json_decref(reply);
+        ws_client_abort(ws);
+    }
+    stop_server();
+    server_process_cleanup(&server);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -886,6 +1091,9 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_a_crowd_cannot_keep_friends_from_sitting_and_the_host_locks_and_removes);
     tcase_add_test(tc, test_hellos_from_one_address_store_nothing_and_are_limited_to_30_new_guests_a_minute);
     tcase_add_test(tc, test_hellos_alone_cannot_fill_the_database_quota);
+    tcase_add_test(tc, test_a_guessing_loop_is_slowed_another_address_logs_in_meanwhile_and_the_owner_after_the_wait);
+    tcase_add_test(tc, test_a_login_flood_from_one_address_leaves_password_slots_for_others);
+    tcase_add_test(tc, test_names_that_look_like_an_account_or_hide_invisible_characters_are_refused);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

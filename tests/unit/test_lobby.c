@@ -11,7 +11,10 @@
  *     only a store that cannot be reached is `unavailable`;
  *   - a login that completes after its guest sat down is refused, and the guest keeps its seat
  *     and its connection;
- *   - a table never started leaves nothing in the store.
+ *   - a table never started leaves nothing in the store;
+ *   - failed logins are throttled by account and by address, with the wait said, and one
+ *     address holds at most two of the password slots;
+ *   - a name that looks like an account's is name_taken, saying so.
  */
 #include <check.h>
 #include <stdio.h>
@@ -31,7 +34,7 @@
 
 struct net_conn {
     void *data;
-    const char *peer; /* NULL: 127.0.0.1 */
+    const char *peer; /* its address; NULL: 127.0.0.1 */
     bool open, closing;
     json_t *frames[MAX_FRAMES];
     int n_frames;
@@ -333,17 +336,17 @@ START_TEST(test_the_thirty_first_new_guest_of_an_address_in_a_minute_is_rate_lim
 }
 END_TEST
 
-START_TEST(test_an_ipv6_address_counts_new_guests_by_its_64_bit_prefix)
+START_TEST(test_an_ipv6_address_counts_new_guests_by_its_56_bit_prefix)
 {
     for (int c = 0; c < 30; c++) {
-        conns[c].peer = c % 2 ? "2001:db8:1:2::1" : "2001:db8:1:2:ffff:eeee:dddd:cccc";
+        conns[c].peer = c % 2 ? "2001:db8:1:2::1" : "2001:db8:1:ff:ffff:eeee:dddd:cccc";
         hello(c, "Visitor", 1);
         ck_assert_str_eq(type_of(answer(c, 1)), "welcome");
     }
     conns[30].peer = "2001:db8:1:2::99";
     hello(30, "Visitor", 1);
     ck_assert_str_eq(code_of(answer(30, 1)), "rate_limited");
-    conns[31].peer = "2001:db8:1:3::1"; /* the next /64 */
+    conns[31].peer = "2001:db8:1:100::1"; /* the next /56 */
     hello(31, "Visitor", 1);
     ck_assert_str_eq(type_of(answer(31, 1)), "welcome");
     conns[32].peer = "::ffff:127.0.0.1"; /* IPv4 through IPv6: its own IPv4 address, not the rest */
@@ -397,6 +400,140 @@ START_TEST(test_a_table_never_started_leaves_nothing_in_the_store)
 }
 END_TEST
 
+static void login(int c, int id, const char *name, const char *password)
+{
+    say(c, json_pack("{s:s, s:i, s:s, s:s}", "type", "login", "id", id, "name", name, "password", password));
+}
+
+static void register_account(int c, int id, const char *name, const char *password)
+{
+    say(c, json_pack("{s:s, s:i, s:s, s:s}", "type", "register", "id", id, "name", name, "password", password));
+    store_memory_pump(st);
+}
+
+
+/* Issue 14: one address could try 17-26 passwords a second against an account, for ever. */
+START_TEST(test_failed_logins_to_one_account_must_wait_after_five_and_the_wait_is_said)
+{
+    conns[0].peer = "198.51.100.1";
+    hello(0, "Mei", 1);
+    store_memory_pump(st);
+    register_account(0, 2, "meitest", "jasmine tea");
+    ck_assert_str_eq(type_of(answer(0, 2)), "welcome");
+
+    conns[1].peer = "203.0.113.9";
+    hello(1, "Guesser", 1);
+    store_memory_pump(st);
+    for (int i = 0; i < 5; i++) {
+        login(1, 10 + i, "MeiTest", "wrong guess");
+        store_memory_pump(st);
+        ck_assert_str_eq(code_of(answer(1, 10 + i)), "bad_login");
+    }
+    login(1, 20, "meitest", "sixth guess");
+    store_memory_pump(st);
+    const json_t *limited = answer(1, 20);
+    ck_assert_str_eq(code_of(limited), "rate_limited");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(limited, "message")), "to this account"));
+    json_int_t retry = json_integer_value(json_object_get(limited, "retry_ms"));
+    ck_assert_int_gt(retry, 0);
+    ck_assert_int_le(retry, 15 * 60 * 1000);
+    ck_assert_uint_eq(store_memory_count(st, STORE_KIND_LOGIN), 5); /* the sixth never reached a hash */
+
+    /* the wait is the account's, whoever asks (else another address would guess on) … */
+    conns[2].peer = "192.0.2.77";
+    hello(2, "Other", 1);
+    store_memory_pump(st);
+    login(2, 2, "meitest", "seventh guess");
+    store_memory_pump(st);
+    ck_assert_str_eq(code_of(answer(2, 2)), "rate_limited");
+    /* … but not the address's: the guesser may still log in to an account of its own */
+    login(1, 21, "othertest", "wrong too");
+    store_memory_pump(st);
+    ck_assert_str_eq(code_of(answer(1, 21)), "bad_login");
+}
+END_TEST
+
+START_TEST(test_failed_logins_from_one_address_must_wait_after_twenty_whatever_the_accounts)
+{
+    conns[0].peer = "2001:db8:aa:bb00::1";
+    hello(0, "Sprayer", 1);
+    store_memory_pump(st);
+    for (int i = 0; i < 20; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "victim%02d", i);
+        login(0, 10 + i, name, "summer2024");
+        store_memory_pump(st);
+        ck_assert_str_eq(code_of(answer(0, 10 + i)), "bad_login");
+    }
+    login(0, 40, "victim99", "summer2024");
+    store_memory_pump(st);
+    ck_assert_str_eq(code_of(answer(0, 40)), "rate_limited");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(answer(0, 40), "message")), "your address"));
+    /* another address of the same /56 is the same address … */
+    conns[1].peer = "2001:db8:aa:bbff:1234::9";
+    hello(1, "Sprayer2", 1);
+    store_memory_pump(st);
+    login(1, 2, "victim98", "summer2024");
+    store_memory_pump(st);
+    ck_assert_str_eq(code_of(answer(1, 2)), "rate_limited");
+    /* … and another address is not */
+    conns[2].peer = "2001:db8:cc::1";
+    hello(2, "Honest", 1);
+    store_memory_pump(st);
+    login(2, 2, "victim97", "summer2024");
+    store_memory_pump(st);
+    ck_assert_str_eq(code_of(answer(2, 2)), "bad_login");
+}
+END_TEST
+
+/* Issue 14: a login flood took the 8 password slots, so everyone else's login was busy. */
+START_TEST(test_one_address_holds_at_most_two_password_slots_and_another_still_gets_one)
+{
+    for (int c = 0; c < 4; c++) {
+        conns[c].peer = c < 3 ? "203.0.113.9" : "198.51.100.1";
+        hello(c, "Someone", 1);
+    }
+    store_memory_pump(st);
+    store_memory_hold(st, true);
+    for (int c = 0; c < 4; c++)
+        login(c, 2, "flooded", "whatever pass");
+    ck_assert_ptr_null(answer(0, 2)); /* being checked */
+    ck_assert_ptr_null(answer(1, 2));
+    ck_assert_str_eq(code_of(answer(2, 2)), "busy");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(answer(2, 2), "message")), "your address"));
+    ck_assert_ptr_null(answer(3, 2)); /* the other address got a slot */
+    store_memory_hold(st, false);
+    store_memory_release(st, SIZE_MAX);
+    store_memory_pump(st);
+    for (int c = 0; c < 4; c++)
+        if (c != 2)
+            ck_assert_str_eq(code_of(answer(c, 2)), "bad_login");
+    /* the slots are free again */
+    login(2, 3, "flooded", "whatever pass");
+    store_memory_pump(st);
+    ck_assert_str_eq(code_of(answer(2, 3)), "bad_login");
+}
+END_TEST
+
+/* Issue 14: ВОВ could be registered beside BOB. */
+START_TEST(test_registering_a_name_that_looks_like_an_account_is_name_taken_saying_so)
+{
+    hello(0, "Bob", 1);
+    hello(1, "Mallory", 1);
+    store_memory_pump(st);
+    register_account(0, 2, "BOB", "jasmine tea");
+    ck_assert_str_eq(type_of(answer(0, 2)), "welcome");
+    register_account(1, 2, "\u0412\u041e\u0412", "jasmine tea");
+    ck_assert_str_eq(code_of(answer(1, 2)), "name_taken");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(answer(1, 2), "message")), "looks like"));
+    register_account(1, 3, "bob", "jasmine tea");
+    ck_assert_str_eq(code_of(answer(1, 3)), "name_taken");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(answer(1, 3), "message")), "taken"));
+    register_account(1, 4, "Bobby", "jasmine tea");
+    ck_assert_str_eq(type_of(answer(1, 4)), "welcome");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("lobby");
@@ -408,9 +545,13 @@ int main(void)
     tcase_add_test(tc, test_joining_a_table_or_registering_stores_the_guest_first);
     tcase_add_test(tc, test_a_store_refusal_of_the_input_is_a_bad_request_and_an_unreachable_store_is_unavailable);
     tcase_add_test(tc, test_the_thirty_first_new_guest_of_an_address_in_a_minute_is_rate_limited);
-    tcase_add_test(tc, test_an_ipv6_address_counts_new_guests_by_its_64_bit_prefix);
+    tcase_add_test(tc, test_an_ipv6_address_counts_new_guests_by_its_56_bit_prefix);
     tcase_add_test(tc, test_a_login_that_ends_after_its_guest_sat_down_is_refused_and_the_seat_keeps_its_connection);
     tcase_add_test(tc, test_a_table_never_started_leaves_nothing_in_the_store);
+    tcase_add_test(tc, test_failed_logins_to_one_account_must_wait_after_five_and_the_wait_is_said);
+    tcase_add_test(tc, test_failed_logins_from_one_address_must_wait_after_twenty_whatever_the_accounts);
+    tcase_add_test(tc, test_one_address_holds_at_most_two_password_slots_and_another_still_gets_one);
+    tcase_add_test(tc, test_registering_a_name_that_looks_like_an_account_is_name_taken_saying_so);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

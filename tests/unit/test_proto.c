@@ -2,7 +2,9 @@
  * proto — every client message decodes into checked fields, and every malformed one is refused
  * with the right status and a message naming what is wrong. The limits tested are PROTOCOL.md's
  * (house_limits.h): names 1-24 characters of any script, account names 3-24, passwords 8-1024
- * bytes, tokens 16-64 characters, table codes 6-12 characters, pages of 1-50 tables. PROTOCOL.md's tables of error codes and limits are read and
+ * bytes, tokens 16-64 characters, table codes 6-12 characters, pages of 1-50 tables; names in
+ * NFC without invisible characters, account names that look alike sharing a key (names.h).
+ * PROTOCOL.md's tables of error codes and limits are read and
  * compared with errors.h and proto_limits_json, both ways.
  */
 #include <check.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "proto.h"
 #include "tg_status.h"
 
@@ -350,7 +353,7 @@ START_TEST(test_account_names_hold_only_letters_digits_and_separators)
         "\\u00d7\\u00d7\\u00d7", /* multiplication signs */
         "ann\\ud83d\\ude00", /* an emoji */
         "\\uff41\\uff4e\\uff4e", /* fullwidth ａｎｎ, a look-alike of ann */
-        "an\\u0301n",      /* a combining accent: write the letter precomposed */
+        "q\\u0303q",      /* a combining accent with no precomposed letter (NFC composes the others) */
         "ann\\u3000x",     /* an ideographic space */
         "a\\tb\\tc",       /* control characters */
         "ann\\u0085",      /* a C1 control */
@@ -368,18 +371,147 @@ START_TEST(test_account_names_hold_only_letters_digits_and_separators)
 }
 END_TEST
 
-START_TEST(test_account_names_do_not_mix_latin_greek_and_cyrillic)
+START_TEST(test_account_names_mix_scripts_only_as_icus_moderately_restrictive_level_allows)
 {
     /* "pаypal" with a Cyrillic а (U+0430) would pass for the Latin name */
     expect("{\"type\":\"register\",\"name\":\"p\\u0430ypal\",\"password\":\"12345678\"}", PROTO_BAD_REQUEST, "mix");
     expect("{\"type\":\"register\",\"name\":\"Ivan_Иван\",\"password\":\"12345678\"}", PROTO_BAD_REQUEST, "mix");
     expect("{\"type\":\"login\",\"name\":\"Νίκος_Иван\",\"password\":\"12345678\"}", PROTO_BAD_REQUEST, "mix");
     expect("{\"type\":\"login\",\"name\":\"Ά_nikos\",\"password\":\"12345678\"}", PROTO_BAD_REQUEST, "mix");
-    /* any of them with Han, kana, Hangul or digits is fine */
-    expect("{\"type\":\"login\",\"name\":\"Иван李\",\"password\":\"12345678\"}", PROTO_OK, NULL);
+    /* only Latin goes with Han, kana or Hangul: Cyrillic with Han is refused */
+    expect("{\"type\":\"login\",\"name\":\"Иван李\",\"password\":\"12345678\"}", PROTO_BAD_REQUEST, "mix");
     expect("{\"type\":\"login\",\"name\":\"ann_かな_7\",\"password\":\"12345678\"}", PROTO_OK, NULL);
+    expect("{\"type\":\"login\",\"name\":\"Kim김민준\",\"password\":\"12345678\"}", PROTO_OK, NULL);
+    /* one script alone is fine, even one whose letters look like Latin ones: the store refuses
+     * a name that looks like an account's (ВОВ beside BOB), not the script */
+    expect("{\"type\":\"register\",\"name\":\"ВОВ\",\"password\":\"12345678\"}", PROTO_OK, NULL);
+    expect("{\"type\":\"register\",\"name\":\"adm\\u0131n\",\"password\":\"12345678\"}", PROTO_OK, NULL);
 }
 END_TEST
+
+/* The name a message decodes to, or "" if it is refused. */
+static const char *decoded_name(const char *type, const char *name_json, char out[PROTO_NAME_BYTES + 1])
+{
+    char text[600];
+    snprintf(text, sizeof text, "{\"type\":\"%s\",\"v\":1,\"name\":\"%s\"%s}", type, name_json,
+             strcmp(type, "hello") == 0 ? "" : ",\"password\":\"12345678\"");
+    if (strcmp(type, "hello") != 0) /* register and login take no v */
+        snprintf(text, sizeof text, "{\"type\":\"%s\",\"name\":\"%s\",\"password\":\"12345678\"}", type, name_json);
+    proto_msg m;
+    char msg[PROTO_MESSAGE_SIZE];
+    out[0] = '\0';
+    if (decode(text, &m, msg) == PROTO_OK)
+        snprintf(out, PROTO_NAME_BYTES + 1, "%s", m.name);
+    proto_msg_free(&m);
+    return out;
+}
+
+START_TEST(test_names_are_made_nfc_so_a_letter_and_its_accent_are_the_precomposed_letter)
+{
+    char name[PROTO_NAME_BYTES + 1];
+    ck_assert_str_eq(decoded_name("hello", "Jose\\u0301", name), "José");
+    ck_assert_str_eq(decoded_name("register", "Jose\\u0301", name), "José");
+    ck_assert_str_eq(decoded_name("login", "Jos\\u00e9", name), "José");
+    /* Hangul written as jamo is the syllable */
+    ck_assert_str_eq(decoded_name("register", "\\u1112\\u1161\\u11ab\\u1100\\u1173\\u11af\\u110b\\u1175", name), "한글이");
+    /* 24 letters written with an accent each are 48 characters sent, 24 once composed */
+    char text[400] = "";
+    for (int i = 0; i < 24; i++)
+        strcat(text, "e\\u0301");
+    ck_assert_str_eq(decoded_name("hello", text, name), "éééééééééééééééééééééééé");
+}
+END_TEST
+
+START_TEST(test_display_names_refuse_direction_controls_and_invisible_characters)
+{
+    static const struct {
+        const char *name, *why;
+    } refused[] = {
+        {"evil\\u202egnp.exe", "direction"}, /* a right-to-left override */
+        {"\\u2066Ann\\u2069", "direction"},  /* an isolate */
+        {"Ann\\u200e", "direction"},          /* a left-to-right mark */
+        {"Ann\\u061c", "direction"},          /* the Arabic letter mark */
+        {"B\\u200dob", "invisible"},          /* a zero-width joiner inside a copy of Bob */
+        {"Bo\\u200bb", "invisible"},          /* a zero-width space */
+        {"Bob\\u2060", "invisible"},          /* a word joiner */
+        {"\\ufeffBob", "invisible"},          /* a byte order mark */
+        {"Bo\\u00adb", "invisible"},          /* a soft hyphen */
+        {"\\u3164", "invisible"},             /* the Hangul filler, a blank letter */
+        {"Bob\\ufe0f", "invisible"},          /* a variation selector after a letter */
+        {"\\ufe0f", "invisible"},             /* and alone */
+        {"Bob\\udb40\\udc41", "invisible"},   /* a tag character */
+        {"\\ue000", "Unicode assigns"},       /* private use */
+        {"\\u0301abc", "start with"},         /* a mark with no letter */
+        {"a\\u0300\\u0301\\u0302\\u0303\\u0304\\u0306", "stack"}, /* marks piled over the rows around */
+        {"Ann\\u2028Bob", "line breaks"},     /* a line separator */
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"type\":\"hello\",\"v\":1,\"name\":\"%s\"}", refused[i].name);
+        expect(text, PROTO_BAD_REQUEST, refused[i].why);
+    }
+}
+END_TEST
+
+START_TEST(test_display_names_that_show_nothing_are_refused)
+{
+    const char *blank[] = {"\\u3000", "\\u00a0\\u00a0", "\\u2800", " \\u2800 \\u3000"};
+    for (size_t i = 0; i < sizeof blank / sizeof blank[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"type\":\"hello\",\"v\":1,\"name\":\"%s\"}", blank[i]);
+        expect(text, PROTO_BAD_REQUEST, "name");
+    }
+    /* white space of any kind is trimmed */
+    char name[PROTO_NAME_BYTES + 1];
+    ck_assert_str_eq(decoded_name("hello", "\\u3000Ah Ma\\u00a0", name), "Ah Ma");
+}
+END_TEST
+
+START_TEST(test_ordinary_names_of_any_script_still_pass)
+{
+    const char *names[] = {"小明", "阿媽", "José", "Ah Ma", "Nguyễn Văn An", "محمد", "ภูมิ", "佐々木", "김민준",
+                           "❤\\ufe0f Mei", "Ann 🀄", "葛\\udb40\\udd00飾", "O'Brien", "1️⃣ Lee"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"type\":\"hello\",\"v\":1,\"name\":\"%s\"}", names[i]);
+        expect(text, PROTO_OK, NULL);
+    }
+    /* account names are 3 characters at least */
+    const char *accounts[] = {"王小明", "阿媽好", "José", "Nguyễn", "ภูมิ", "admin", "BOB"};
+    for (size_t i = 0; i < sizeof accounts / sizeof accounts[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"type\":\"register\",\"name\":\"%s\",\"password\":\"12345678\"}", accounts[i]);
+        expect(text, PROTO_OK, NULL);
+    }
+}
+END_TEST
+
+static bool look_alike(const char *a, const char *b)
+{
+    names_keys ka, kb;
+    ck_assert(names_account_keys(a, &ka));
+    ck_assert(names_account_keys(b, &kb));
+    return strcmp(ka.look, kb.look) == 0 || strcmp(ka.fold, kb.fold) == 0;
+}
+
+START_TEST(test_account_names_that_look_alike_share_a_key)
+{
+    ck_assert(look_alike("BOB", "ВОВ"));       /* Cyrillic */
+    ck_assert(look_alike("bob", "ВОВ"));       /* and in other case */
+    ck_assert(look_alike("admin", "adm\u0131n")); /* dotless ı */
+    ck_assert(look_alike("ADMIN", "adm\u0131n"));
+    ck_assert(look_alike("bill", "biII"));     /* capital I for l */
+    ck_assert(look_alike("micky", "rnicky"));  /* r n for m */
+    ck_assert(look_alike("google", "g\u0585\u0585gle")); /* Armenian o */
+    ck_assert(look_alike("Ann", "ann"));       /* case alone */
+    ck_assert(look_alike("Jose\u0301", "José")); /* NFC */
+    ck_assert(!look_alike("José", "Jose"));
+    ck_assert(!look_alike("小明", "小朋"));
+    ck_assert(!look_alike("阿媽", "阿妈"));
+    ck_assert(!look_alike("ann", "anna"));
+}
+END_TEST
+
 
 START_TEST(test_passwords_are_8_to_1024_bytes_of_text)
 {
@@ -816,7 +948,12 @@ int main(void)
     tcase_add_test(tc, test_register_and_login_decode_the_account_name_and_password);
     tcase_add_test(tc, test_account_names_are_3_to_24_characters_of_any_script);
     tcase_add_test(tc, test_account_names_hold_only_letters_digits_and_separators);
-    tcase_add_test(tc, test_account_names_do_not_mix_latin_greek_and_cyrillic);
+    tcase_add_test(tc, test_account_names_mix_scripts_only_as_icus_moderately_restrictive_level_allows);
+    tcase_add_test(tc, test_names_are_made_nfc_so_a_letter_and_its_accent_are_the_precomposed_letter);
+    tcase_add_test(tc, test_display_names_refuse_direction_controls_and_invisible_characters);
+    tcase_add_test(tc, test_display_names_that_show_nothing_are_refused);
+    tcase_add_test(tc, test_ordinary_names_of_any_script_still_pass);
+    tcase_add_test(tc, test_account_names_that_look_alike_share_a_key);
     tcase_add_test(tc, test_passwords_are_8_to_1024_bytes_of_text);
     tcase_add_test(tc, test_register_and_login_refuse_missing_keys_wrong_types_and_extra_keys);
     tcase_add_test(tc, test_a_refused_password_is_never_quoted_back);

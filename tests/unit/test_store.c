@@ -551,6 +551,54 @@ START_TEST(test_account_names_are_unique_ignoring_ascii_case)
 }
 END_TEST
 
+/* Issue 14: whole-script look-alikes (ВОВ beside BOB, admın beside admin) were separate accounts. */
+START_TEST(test_an_account_name_that_looks_like_an_existing_one_is_taken)
+{
+    ok(account("BOB", "plum blossom", 0));
+    ok(account("admin", "plum blossom", 0));
+    ok(account("Bill", "plum blossom", 0));
+    const char *look_alikes[] = {
+        "\u0412\u041e\u0412", /* ВОВ, Cyrillic */
+        "\u0392\u039f\u0392", /* ΒΟΒ, Greek */
+        "adm\u0131n",          /* admın, a dotless ı */
+        "ADM\u0399N",          /* a Greek capital iota */
+        "BiII",                 /* capital I for l */
+        "B0B",                  /* a zero for the O */
+    };
+    for (size_t i = 0; i < sizeof look_alikes / sizeof look_alikes[0]; i++) {
+        answer a = account(look_alikes[i], "another one", 0);
+        ck_assert_msg(a.error.status == STORE_CONFLICT, "%s: %s", look_alikes[i], store_status_name(a.error.status));
+        ck_assert_msg(strstr(a.error.message, "looks like an existing account name") != NULL, "%s", a.error.message);
+    }
+    /* a guest cannot become one either, and stays a guest */
+    int64_t g = guest("Mallory");
+    answer a = account("\u0412\u041e\u0412", "another one", g);
+    ck_assert_int_eq(a.error.status, STORE_CONFLICT);
+    ck_assert_int_eq(stored_players(), 4);
+    /* names that only share letters are names of their own */
+    ok(account("\u738b\u5c0f\u660e", "plum blossom", 0));  /* 王小明 */
+    ok(account("\u738b\u5c0f\u670b", "plum blossom", 0));  /* 王小朋 */
+    ok(account("Jos\u00e9", "plum blossom", 0));
+    ok(account("Jose", "plum blossom", 0));
+    ok(account("BOBBY", "plum blossom", 0));
+}
+END_TEST
+
+START_TEST(test_an_account_name_is_kept_in_nfc_and_found_however_it_is_written)
+{
+    ok(account("Jose\u0301_Ruiz", "plum blossom", 0)); /* e and a combining accent */
+    answer same = account("Jos\u00e9_Ruiz", "another one", 0);
+    ck_assert_int_eq(same.error.status, STORE_CONFLICT);
+    ck_assert_ptr_nonnull(strstr(same.error.message, "taken"));
+    answer a = login("Jos\u00e9_Ruiz", "plum blossom");
+    expect_ok(&a);
+    ck_assert_str_eq(a.session.account_name, "Jos\u00e9_Ruiz");
+    answer b = login("jose\u0301_ruiz", "plum blossom");
+    expect_ok(&b);
+    ck_assert_int_eq(b.session.player_id, a.session.player_id);
+}
+END_TEST
+
 START_TEST(test_password_shorter_than_eight_bytes_is_refused)
 {
     answer a = account("Mei", "1234567", 0);
@@ -1926,6 +1974,40 @@ START_TEST(test_a_guest_and_its_session_are_written_together_or_not_at_all)
 }
 END_TEST
 
+/* Accounts made before look-alike keys (migration 0005) get theirs when the store opens: their
+ * keys, oldest first, and their names in NFC. */
+START_TEST(test_older_accounts_get_their_look_alike_keys_and_nfc_names_when_the_store_opens)
+{
+    ok(account("BOB", "plum blossom", 0));
+    ok(account("Ren\u00e9", "plum blossom", 0));
+    close_store();
+    /* as a database of before: no keys, a name kept decomposed, and a look-alike made meanwhile */
+    on_disk_exec("UPDATE players SET account_look_key = NULL, account_fold_key = NULL;"
+                 "UPDATE players SET account_name = 'Rene\u0301' WHERE id = 2;"
+                 "INSERT INTO players (kind, nickname, account_name, password_hash, created_at, last_seen_at)"
+                 " SELECT 'account', 'twin', '\u0412\u041e\u0412', password_hash, 0, 0 FROM players WHERE id = 1;");
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players WHERE account_look_key IS NULL"), 3);
+    store_options o = test_options();
+    st = open_store(&o);
+    /* the oldest holds the key they share; the younger keeps what is its own */
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players WHERE id = 1 AND account_look_key IS NOT NULL"
+                             " AND account_fold_key IS NOT NULL"), 1);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players WHERE id = 3 AND account_look_key IS NULL"), 1);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players WHERE account_name = 'Ren\u00e9'"), 1);
+    answer rene = login("Ren\u00e9", "plum blossom");
+    expect_ok(&rene);
+    /* and a new look-alike of either is refused */
+    answer greek = account("\u0392\u039f\u0392", "another one", 0); /* ΒΟΒ */
+    ck_assert_int_eq(greek.error.status, STORE_CONFLICT);
+    answer rene2 = account("RENE\u0301", "another one", 0);
+    ck_assert_int_eq(rene2.error.status, STORE_CONFLICT);
+    /* once filled, opening again writes nothing */
+    close_store();
+    st = open_store(&o);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM players WHERE account_look_key IS NULL"), 1);
+}
+END_TEST
+
 START_TEST(test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account)
 {
     answer a = guest_session("Ah Wing");
@@ -2992,7 +3074,9 @@ int main(void)
         {"players",
          BOTH,
          {test_guest_gets_an_id_and_can_be_renamed, test_account_names_are_unique_ignoring_ascii_case,
-          test_password_shorter_than_eight_bytes_is_refused, test_guest_becomes_an_account_and_keeps_its_id}},
+          test_password_shorter_than_eight_bytes_is_refused, test_guest_becomes_an_account_and_keeps_its_id,
+          test_an_account_name_that_looks_like_an_existing_one_is_taken,
+          test_an_account_name_is_kept_in_nfc_and_found_however_it_is_written}},
         {"sessions",
          BOTH,
          {test_login_with_the_right_password_opens_a_session, test_wrong_password_and_unknown_name_are_refused_alike,
@@ -3040,6 +3124,7 @@ int main(void)
           test_admin_flag_is_granted_from_the_command_line_and_seen_by_sessions,
           test_a_test_only_password_hash_never_logs_in_to_a_real_store,
           test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account,
+          test_older_accounts_get_their_look_alike_keys_and_nfc_names_when_the_store_opens,
           test_a_reopened_store_carries_on_with_an_unfinished_hand,
           test_a_game_state_is_stored_as_compact_json_with_sorted_keys, test_password_work_in_flight_at_close_is_answered_closed,
           test_memory_functions_do_nothing_on_a_sqlite_store, test_ids_after_a_restart_follow_the_highest_stored}},
