@@ -18,8 +18,7 @@ typedef enum {
     MJ_ERR_WILD_IN_MELD,
     MJ_ERR_GOLD_KONG_BARRED,
     MJ_ERR_REPLACEMENT_WITHOUT_KONG,
-    MJ_ERR_FIRST_DRAW_WITH_MELD,
-    MJ_ERR_FIRST_DRAW_ON_REPLACEMENT,
+    MJ_ERR_FIRST_DRAW_NOT_FIRST,
     /* a hand that can arise but does not win */
     MJ_ERR_NOT_A_WIN,
     MJ_ERR_UNDER_MINIMUM,

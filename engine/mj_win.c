@@ -64,9 +64,7 @@ mj_status mj_winning_hand_check(const mj_options *options, const mj_winning_hand
             return refuse(kind, hand->melds[i].tile, MJ_ERR_GOLD_KONG_BARRED);
     if (hand->kong_replacement && !has_kong)
         return MJ_ERR_REPLACEMENT_WITHOUT_KONG;
-    if (hand->first_draw && hand->n_melds > 0)
-        return MJ_ERR_FIRST_DRAW_WITH_MELD;
-    if (hand->first_draw && hand->kong_replacement)
-        return MJ_ERR_FIRST_DRAW_ON_REPLACEMENT;
+    if (hand->first_draw && (hand->n_melds > 0 || hand->kong_replacement))
+        return MJ_ERR_FIRST_DRAW_NOT_FIRST;
     return MJ_OK;
 }
