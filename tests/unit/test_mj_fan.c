@@ -414,6 +414,15 @@ START_TEST(test_the_winning_tile_has_one_place)
 }
 END_TEST
 
+START_TEST(test_equal_totals_name_the_fans_that_come_first_in_section_seven)
+{ /* all seven wilds (1m 2m): 龙 in 万 with wilds is 本混龙 8; 4s with a wild as the pair and a
+   * dragon in 条 made with wilds is 混儿吊龙 8. Equal totals: the set whose first differing fan comes
+   * first in §7's order (混儿吊 before 龙) is named. */
+    mj_winning_hand h = mjt_hand("1m 1m 1m 2m 2m 2m 2m 4m 5m 6m 2s 3s 5s", "", "1m", "4s", 0);
+    mjt_assert_fan(&h, 8, "混儿吊 龙");
+}
+END_TEST
+
 /* --- the minimum --- */
 
 START_TEST(test_a_win_with_no_fan_is_under_the_minimum)
@@ -667,6 +676,7 @@ static Suite *fan_suite(void)
     tcase_add_test(combine, test_two_wilds_catching_five_inside_the_dragon_count_zhuo_wu_long_not_hun_diao);
     tcase_add_test(combine, test_the_highest_reading_counts);
     tcase_add_test(combine, test_the_winning_tile_has_one_place);
+    tcase_add_test(combine, test_equal_totals_name_the_fans_that_come_first_in_section_seven);
     tcase_add_test(combine, test_a_win_with_no_fan_is_under_the_minimum);
     tcase_add_test(combine, test_kong_payments_do_not_lift_a_hand_over_the_minimum);
     tcase_add_test(combine, test_tiles_that_are_not_four_sets_and_a_pair_are_not_a_win);

@@ -507,6 +507,20 @@ static void assert_reading_fits(const mj_winning_hand *h, bool gua, const mj_sco
     }
 }
 
+/* The hand as text for a failure message: concealed | melds | indicator win flags. */
+static const char *describe(const mj_winning_hand *h, bool gua, char out[256])
+{
+    int n = snprintf(out, 256, "%s", gua ? "gua " : "");
+    for (int k = 0; k < MJ_KINDS; k++)
+        for (int i = 0; i < h->concealed.n[k]; i++)
+            n += snprintf(out + n, (size_t)(256 - n), "%s ", mj_kind_name(k));
+    for (int i = 0; i < h->n_melds; i++)
+        n += snprintf(out + n, (size_t)(256 - n), "| %d:%s ", h->melds[i].kind, mj_kind_name(h->melds[i].tile));
+    snprintf(out + n, (size_t)(256 - n), "| ind %s win %s%s%s%s", mj_kind_name(h->indicator), mj_kind_name(h->win_tile),
+             h->kong_replacement ? " kong_replacement" : "", h->first_draw ? " first_draw" : "", h->dealer ? " dealer" : "");
+    return out;
+}
+
 START_TEST(test_the_engine_agrees_with_every_reading_enumerated)
 {
     reference ref = {calloc(MEMO_SLOTS, sizeof(memo_entry))};
@@ -525,21 +539,21 @@ START_TEST(test_the_engine_agrees_with_every_reading_enumerated)
         ref_best best = reference_score(&ref, &h, gua);
         compared++;
         mj_status want = !best.win ? MJ_ERR_NOT_A_WIN : !best.found || best.fans == 0 ? MJ_ERR_UNDER_MINIMUM : MJ_OK;
-        char got_names[128], want_names[128];
-        ck_assert_msg(status == want, "hand %d: engine %s, reference %s (%u %s)", compared, mj_status_name(status),
-                      mj_status_name(want), best.total, mjt_names((mj_fan_set)best.fans, want_names));
+        char got_names[128], want_names[128], text[256];
+        ck_assert_msg(status == want, "%s: engine %s, reference %s (%u %s)", describe(&h, gua, text),
+                      mj_status_name(status), mj_status_name(want), best.total,
+                      mjt_names((mj_fan_set)best.fans, want_names));
         if (status != MJ_OK)
             continue;
         wins++;
         dragons += (score.fans & LG) != 0;
         catches += (score.fans & ZW) != 0;
         hun_diao += (score.fans & HD) != 0;
-        ck_assert_msg(score.fan == best.total && score.fans == best.fans, "hand %d: engine %u (%s), reference %u (%s)",
-                      compared, score.fan, mjt_names(score.fans, got_names), best.total,
+        ck_assert_msg(score.fan == best.total && score.fans == best.fans, "%s: engine %u (%s), reference %u (%s)",
+                      describe(&h, gua, text), score.fan, mjt_names(score.fans, got_names), best.total,
                       mjt_names((mj_fan_set)best.fans, want_names));
         assert_reading_fits(&h, gua, &score);
     }
-    fprintf(stderr, "compared %d wins %d dragons %d catches %d hun_diao %d\n", compared, wins, dragons, catches, hun_diao);
     /* the generator reaches every kind of case */
     ck_assert_int_gt(wins, HANDS / 8);
     ck_assert_int_gt(dragons, 20);
