@@ -29,7 +29,9 @@ static const struct {
                                      true},
     [MJ_ERR_NOT_A_WIN] = {"not_a_win", "The tiles are not four sets and a pair, even with the wilds.", false},
     [MJ_ERR_UNDER_MINIMUM] = {"under_minimum",
-                              "The hand wins no fan; a bare win (鸡胡) is not allowed, the minimum is 2 fan.", false},
+                              "The hand wins no fan (under 刮大风 混儿吊 alone counts as none); a bare win (鸡胡) is "
+                              "not allowed, the minimum is 2 fan.",
+                              false},
     [MJ_ERR_BANKER_PULLED] = {"banker_pulled", "Only a non-banker pulls (拉庄).", true},
     [MJ_ERR_PULL_WITHOUT_SIT] = {"pull_without_sit", "A seat can pull (拉庄) only when the banker sat (坐庄).", true},
     [MJ_ERR_MUST_SIT] = {"must_sit", "The banker must sit (坐庄) at this table (must_sit).", true},
