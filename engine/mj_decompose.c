@@ -72,36 +72,60 @@ static void chow_apply(uint8_t *c, int i, int takes, int delta)
 
 static int chow_wilds(int takes) { return 2 - (takes & 1) - (takes >> 1); }
 
-static suit_costs number_costs(uint8_t *c, int i)
+/*
+ * The search of one number suit, with a budget: every way of grouping its naturals is followed
+ * from the lowest tile, and a branch is dropped as soon as it has spent more wilds than the best
+ * found (or than the budget), so a hand with few wilds is searched only along its cheap readings.
+ * Costs above the budget are reported as budget + 1: the pool cannot pay them anyway.
+ */
+typedef struct number_search {
+    uint8_t c[9];
+    uint8_t best_sets, best_pair;
+} number_search;
+
+static void search_from(number_search *s, int i, int spent, bool pair_made)
 {
+    if (pair_made ? spent >= s->best_pair : spent >= s->best_sets && spent >= s->best_pair)
+        return;
+    uint8_t *c = s->c;
     while (i < 9 && c[i] == 0)
         i++;
-    if (i == 9)
-        return (suit_costs){0, MJ_NO_WAY};
-    suit_costs best = {MJ_NO_WAY, MJ_NO_WAY}, sub;
-
-    int take = c[i] < 3 ? c[i] : 3;
-    c[i] = (uint8_t)(c[i] - take);
-    sub = number_costs(c, i);
-    c[i] = (uint8_t)(c[i] + take);
-    best.sets = least(best.sets, plus(sub.sets, 3 - take));
-    best.pair = least(best.pair, plus(sub.pair, 3 - take));
-
-    int takes = chow_takes(c, i);
+    if (i == 9) {
+        if (pair_made)
+            s->best_pair = (uint8_t)spent;
+        else if (spent < s->best_sets)
+            s->best_sets = (uint8_t)spent;
+        return;
+    }
+    int takes = chow_takes(c, i); /* the chow first: with both neighbours it is free */
     if (takes != 0) {
         chow_apply(c, i, takes, -1);
-        sub = number_costs(c, i);
+        search_from(s, i, spent + chow_wilds(takes), pair_made);
         chow_apply(c, i, takes, +1);
-        best.sets = least(best.sets, plus(sub.sets, chow_wilds(takes)));
-        best.pair = least(best.pair, plus(sub.pair, chow_wilds(takes)));
     }
+    int take = c[i] < 3 ? c[i] : 3;
+    c[i] = (uint8_t)(c[i] - take);
+    search_from(s, i, spent + 3 - take, pair_made);
+    c[i] = (uint8_t)(c[i] + take);
+    if (!pair_made) {
+        int two = c[i] < 2 ? c[i] : 2;
+        c[i] = (uint8_t)(c[i] - two);
+        search_from(s, i, spent + 2 - two, true);
+        c[i] = (uint8_t)(c[i] + two);
+    }
+}
 
-    int two = c[i] < 2 ? c[i] : 2;
-    c[i] = (uint8_t)(c[i] - two);
-    sub = number_costs(c, i);
-    c[i] = (uint8_t)(c[i] + two);
-    best.pair = least(best.pair, plus(sub.sets, 2 - two));
-    return best;
+static suit_costs number_costs(const uint8_t *counts, int budget)
+{
+    number_search s;
+    memcpy(s.c, counts, 9);
+    uint8_t over = (uint8_t)(budget < 0 ? 1 : budget >= MJ_NO_WAY - 1 ? MJ_NO_WAY - 1 : budget + 1);
+    s.best_sets = s.best_pair = over;
+    search_from(&s, 0, 0, false);
+    bool empty = true;
+    for (int i = 0; i < 9; i++)
+        empty &= counts[i] == 0;
+    return (suit_costs){s.best_sets, empty ? MJ_NO_WAY : s.best_pair};
 }
 
 /* --- the pool --- */
@@ -112,9 +136,7 @@ void mj_pool_update_suit(mj_pool *pool, mj_suit suit)
     if (suit == MJ_SUIT_HONOR) {
         costs = honour_costs(&pool->natural.n[27]);
     } else {
-        uint8_t c[9];
-        memcpy(c, &pool->natural.n[suit * 9], 9);
-        costs = number_costs(c, 0);
+        costs = number_costs(&pool->natural.n[suit * 9], pool->wilds);
     }
     pool->sets_cost[suit] = costs.sets;
     pool->pair_cost[suit] = costs.pair;
@@ -123,6 +145,7 @@ void mj_pool_update_suit(mj_pool *pool, mj_suit suit)
 void mj_pool_init(mj_pool *pool, const mj_counts *natural, int wilds)
 {
     pool->natural = *natural;
+    pool->naturals = mj_counts_total(natural);
     pool->wilds = wilds;
     for (int s = 0; s < 4; s++)
         mj_pool_update_suit(pool, (mj_suit)s);
@@ -142,9 +165,20 @@ int mj_pool_cost(const mj_pool *pool, bool with_pair)
     return best;
 }
 
+bool mj_pool_take(mj_pool *pool, int kind)
+{
+    if (pool->natural.n[kind] > 0) {
+        pool->natural.n[kind]--;
+        pool->naturals--;
+        return true;
+    }
+    pool->wilds--;
+    return false;
+}
+
 bool mj_pool_complete(const mj_pool *pool, bool with_pair)
 {
-    int tiles = mj_counts_total(&pool->natural) + pool->wilds;
+    int tiles = pool->naturals + pool->wilds;
     if (pool->wilds < 0 || tiles % 3 != (with_pair ? 2 : 0))
         return false;
     return mj_pool_cost(pool, with_pair) <= pool->wilds;
@@ -170,42 +204,50 @@ static void emit(reading_out *out, mj_group_kind kind, int tile, int wilds)
     out->groups[out->n++] = (mj_group){.kind = (uint8_t)kind, .tile = (uint8_t)tile, .wilds = (uint8_t)wilds};
 }
 
-static uint8_t cost_of(suit_costs costs, bool pair) { return pair ? costs.pair : costs.sets; }
-
-/* Follows a search branch whose cost is `target` down to the end, writing its groups. */
-static void number_walk(uint8_t *c, int i, bool pair, int target, int base, reading_out *out)
+/* Follows the search to a grouping that spends exactly `target` wilds (with the pair when
+ * want_pair), writing its groups; false (nothing written) if there is none. */
+static bool number_walk(uint8_t *c, int i, int spent, bool pair_made, bool want_pair, int target, int base,
+                        reading_out *out)
 {
+    if (spent > target)
+        return false;
     while (i < 9 && c[i] == 0)
         i++;
     if (i == 9)
-        return;
-
-    int take = c[i] < 3 ? c[i] : 3;
-    c[i] = (uint8_t)(c[i] - take);
-    if (plus(cost_of(number_costs(c, i), pair), 3 - take) == target) {
-        emit(out, MJ_GROUP_PUNG, base + i, 3 - take);
-        number_walk(c, i, pair, target - (3 - take), base, out);
-        return;
-    }
-    c[i] = (uint8_t)(c[i] + take);
-
+        return spent == target && pair_made == want_pair;
+    if (out->n == MJ_MAX_GROUPS)
+        return false;
+    int mark = out->n;
     int takes = chow_takes(c, i);
     if (takes != 0) {
         chow_apply(c, i, takes, -1);
-        if (plus(cost_of(number_costs(c, i), pair), chow_wilds(takes)) == target) {
-            /* 8 with 9 is the chow 7-8-9, its 7 a wild (no 7 is left below the 8) */
-            emit(out, MJ_GROUP_CHOW, base + (i <= 6 ? i : 6), chow_wilds(takes));
-            number_walk(c, i, pair, target - chow_wilds(takes), base, out);
-            return;
-        }
+        /* 8 with 9 is the chow 7-8-9, its 7 a wild (no 7 is left below the 8) */
+        emit(out, MJ_GROUP_CHOW, base + (i <= 6 ? i : 6), chow_wilds(takes));
+        bool found = number_walk(c, i, spent + chow_wilds(takes), pair_made, want_pair, target, base, out);
         chow_apply(c, i, takes, +1);
+        if (found)
+            return true;
+        out->n = mark;
     }
-
-    assert(pair);
-    int two = c[i] < 2 ? c[i] : 2;
-    c[i] = (uint8_t)(c[i] - two);
-    emit(out, MJ_GROUP_PAIR, base + i, 2 - two);
-    number_walk(c, i, false, target - (2 - two), base, out);
+    int take = c[i] < 3 ? c[i] : 3;
+    c[i] = (uint8_t)(c[i] - take);
+    emit(out, MJ_GROUP_PUNG, base + i, 3 - take);
+    bool found = number_walk(c, i, spent + 3 - take, pair_made, want_pair, target, base, out);
+    c[i] = (uint8_t)(c[i] + take);
+    if (found)
+        return true;
+    out->n = mark;
+    if (want_pair && !pair_made) {
+        int two = c[i] < 2 ? c[i] : 2;
+        c[i] = (uint8_t)(c[i] - two);
+        emit(out, MJ_GROUP_PAIR, base + i, 2 - two);
+        found = number_walk(c, i, spent + 2 - two, true, want_pair, target, base, out);
+        c[i] = (uint8_t)(c[i] + two);
+        if (found)
+            return true;
+        out->n = mark;
+    }
+    return false;
 }
 
 static void honour_walk(int kind, int c, bool pair, reading_out *out)
@@ -225,7 +267,10 @@ static void suit_walk(const mj_pool *pool, mj_suit suit, bool pair, reading_out 
     if (suit != MJ_SUIT_HONOR) {
         uint8_t c[9];
         memcpy(c, &pool->natural.n[suit * 9], 9);
-        number_walk(c, 0, pair, pair ? pool->pair_cost[suit] : pool->sets_cost[suit], suit * 9, out);
+        bool found = number_walk(c, 0, 0, false, pair, pair ? pool->pair_cost[suit] : pool->sets_cost[suit], suit * 9,
+                                 out);
+        assert(found);
+        (void)found;
         return;
     }
     const uint8_t *c = &pool->natural.n[27];
@@ -244,7 +289,7 @@ static void suit_walk(const mj_pool *pool, mj_suit suit, bool pair, reading_out 
 
 int mj_pool_reading(const mj_pool *pool, bool with_pair, int shown_as, mj_group *groups)
 {
-    if (!mj_pool_complete(pool, with_pair) || mj_counts_total(&pool->natural) + pool->wilds > 14)
+    if (!mj_pool_complete(pool, with_pair) || pool->naturals + pool->wilds > 14)
         return -1;
     int sets = mj_pool_cost(pool, false);
     int pair_suit = -1; /* -1: the pair is two wilds */

@@ -34,18 +34,29 @@ typedef struct mj_group {
 
 #define MJ_MAX_GROUPS 5 /* four sets and the pair */
 
+/*
+ * Per suit, the fewest wilds that make its naturals sets, or sets and the pair; a number suit's
+ * search stops at the pool's wilds, so a cost the pool cannot pay may be written as any value
+ * above them (the pool's answers stay exact). MJ_NO_WAY: the pair in a suit with no natural.
+ */
 typedef struct mj_pool {
     mj_counts natural;
+    int naturals;         /* how many tiles `natural` counts */
     int wilds;
-    uint8_t sets_cost[4]; /* per mj_suit: fewest wilds to make its naturals sets */
-    uint8_t pair_cost[4]; /* … sets and the pair (MJ_NO_WAY for a suit with no natural) */
+    uint8_t sets_cost[4]; /* per mj_suit */
+    uint8_t pair_cost[4];
 } mj_pool;
 
 /* A pool of these naturals and wilds, every suit's costs computed. */
 void mj_pool_init(mj_pool *pool, const mj_counts *natural, int wilds);
 
-/* Recomputes one suit's costs after its naturals changed. */
+/* Recomputes one suit's costs after its naturals (or the pool's wilds) changed. */
 void mj_pool_update_suit(mj_pool *pool, mj_suit suit);
+
+/* Takes one tile standing for `kind` out of the pool: a natural if it has one (true), else a wild
+ * (false; the wilds may go below zero, and the pool is then never complete). Costs are not
+ * updated: call mj_pool_update_suit for the suits changed. */
+bool mj_pool_take(mj_pool *pool, int kind);
 
 /* The fewest wilds that make the whole pool sets (and the pair, with_pair); MJ_NO_WAY if none. */
 int mj_pool_cost(const mj_pool *pool, bool with_pair);

@@ -40,9 +40,8 @@ int mj_fan_value(mj_fan fan, const mj_options *options)
 uint32_t mj_fan_total(mj_fan_set fans, const mj_options *options)
 {
     uint32_t product = 1, added = 0;
-    for (int f = 0; f < MJ_FAN_COUNT; f++) {
-        if (!(fans & MJ_FAN_BIT(f)))
-            continue;
+    for (unsigned left = fans & ((1u << MJ_FAN_COUNT) - 1); left != 0; left &= left - 1) {
+        int f = __builtin_ctz(left);
         if (ADDED_TOGETHER & MJ_FAN_BIT(f))
             added += (uint32_t)mj_fan_value((mj_fan)f, options);
         else
@@ -82,6 +81,8 @@ typedef struct search {
     bool win_wild;
     int spare_wilds;       /* wilds besides the winning tile */
     mj_suit wild_suit;     /* the wilds' number suit, or MJ_SUIT_HONOR */
+    int8_t dragon_gaps[MJ_NUMBER_SUITS + 1]; /* ranks of each suit's dragon the hand has no natural for;
+                                               [DRAGON_SHARED]: 1-3 and 7-9万 only */
     int shown_as;          /* what a group of wilds alone is shown standing for */
     mj_fan_set hand_fans;  /* 素, 杠开, 天胡, 地胡: the same in every reading */
 } search;
@@ -107,6 +108,13 @@ static void search_init(search *s, const mj_options *options, const mj_winning_h
         s->shown_as = hand->win_tile;
     s->spare_wilds = wilds - (s->win_wild ? 1 : 0);
     s->wild_suit = mj_wild_suit(hand->indicator);
+    for (int dragon = 0; dragon <= DRAGON_SHARED; dragon++) {
+        mj_suit suit = dragon == DRAGON_SHARED ? MJ_SUIT_M : (mj_suit)dragon;
+        s->dragon_gaps[dragon] = 0;
+        for (int rank = 1; rank <= 9; rank++)
+            if (s->base.natural.n[mj_number_kind(suit, rank)] == 0 && !(dragon == DRAGON_SHARED && rank >= 4 && rank <= 6))
+                s->dragon_gaps[dragon]++;
+    }
 
     mj_counts all;
     mj_winning_hand_tiles(hand, &all);
@@ -188,6 +196,51 @@ static void add_candidate(const search *s, candidate *list, int *n, win_place pl
     (*n)++;
 }
 
+/* The wilds a place takes at least (the winning tile counted when it is one). */
+static int place_wilds(const search *s, win_place place)
+{
+    const uint8_t *n = s->base.natural.n;
+    int win = s->win_wild ? 1 : 0;
+    switch (place) {
+    case PLACE_WILD_PAIR: return win + 1;
+    case PLACE_WILD_SET: return win + 2;
+    case PLACE_CATCH: return win + (n[MJ_4M] == 0) + (n[MJ_6M] == 0);
+    case PLACE_CATCH_WILDS: return win + 2;
+    default: return 0;
+    }
+}
+
+/*
+ * True if a place and a dragon surely need more wilds than the hand has: the place's own, the
+ * dragon's gaps (taking tiles only adds gaps), and the sets of every suit neither touches, with
+ * the pair (if still to come) where it saves most. Those suits' costs are the base pool's, exact up
+ * to the hand's wilds and never above the truth, so the sum never exceeds what the reading needs.
+ */
+static bool cannot_pay(const search *s, win_place place, int dragon)
+{
+    if (place == PLACE_ANY && dragon == DRAGON_NONE)
+        return false;
+    unsigned touched = 0;
+    if ((place == PLACE_WILD_PAIR || place == PLACE_WILD_SET) && !s->win_wild)
+        touched |= 1u << mj_kind_suit(s->win);
+    if (place == PLACE_CATCH || place == PLACE_CATCH_WILDS)
+        touched |= 1u << MJ_SUIT_M;
+    int need = place_wilds(s, place), saving = 0;
+    if (dragon != DRAGON_NONE) {
+        touched |= 1u << (dragon == DRAGON_SHARED ? MJ_SUIT_M : dragon);
+        need += s->dragon_gaps[dragon];
+    }
+    for (int suit = 0; suit < 4; suit++) {
+        if (touched & (1u << suit))
+            continue;
+        need += s->base.sets_cost[suit];
+        int save = s->base.sets_cost[suit] - s->base.pair_cost[suit]; /* MJ_NO_WAY: negative */
+        if (place != PLACE_WILD_PAIR && save > saving)
+            saving = save;
+    }
+    return need - saving > s->base.wilds;
+}
+
 static int list_candidates(const search *s, candidate *list)
 {
     int n = 0;
@@ -197,6 +250,8 @@ static int list_candidates(const search *s, candidate *list)
         bool catches = place == PLACE_CATCH || place == PLACE_CATCH_WILDS;
         for (int dragon = DRAGON_NONE; dragon <= DRAGON_SHARED; dragon++) {
             if (dragon == DRAGON_SHARED && !catches)
+                continue;
+            if (cannot_pay(s, (win_place)place, dragon))
                 continue;
             mj_fan_set fans = reading_fans(s, (win_place)place, dragon);
             bool both = (fans & MJ_FAN_BIT(MJ_FAN_HUN_DIAO)) && dragon == DRAGON_SHARED;
@@ -225,15 +280,7 @@ static void record(groups_out *out, mj_group_kind kind, int tile, int wilds)
 }
 
 /* One tile of this kind: a natural if the pool has one, else a wild; returns 1 for a wild. */
-static int take(mj_pool *pool, int kind)
-{
-    if (pool->natural.n[kind] > 0) {
-        pool->natural.n[kind]--;
-        return 0;
-    }
-    pool->wilds--;
-    return 1;
-}
+static int take(mj_pool *pool, int kind) { return mj_pool_take(pool, kind) ? 0 : 1; }
 
 /* Takes the winning tile's group and the dragon out of the pool; false if the wilds run short. */
 static bool apply(const search *s, const candidate *c, mj_pool *pool, bool *with_pair, groups_out *out)
@@ -244,7 +291,7 @@ static bool apply(const search *s, const candidate *c, mj_pool *pool, bool *with
     if (c->place == PLACE_WILD_PAIR || c->place == PLACE_WILD_SET) {
         int size = c->place == PLACE_WILD_PAIR ? 2 : 3;
         if (!s->win_wild) {
-            pool->natural.n[s->win]--;
+            take(pool, s->win);
             touched |= 1u << mj_kind_suit(s->win);
         }
         int wilds = s->win_wild ? size : size - 1;
@@ -257,7 +304,7 @@ static bool apply(const search *s, const candidate *c, mj_pool *pool, bool *with
             pool->wilds--;
             wilds++;
         } else {
-            pool->natural.n[MJ_5M]--;
+            take(pool, MJ_5M);
         }
         if (c->place == PLACE_CATCH) {
             wilds += take(pool, MJ_4M);

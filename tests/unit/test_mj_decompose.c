@@ -164,7 +164,7 @@ END_TEST
 
 START_TEST(test_costs_count_the_fewest_wilds_needed)
 {
-    mj_pool pool = pool_of("1m 3m 5p 5p E", 0);
+    mj_pool pool = pool_of("1m 3m 5p 5p E", 4);
     ck_assert_int_eq(pool.sets_cost[MJ_SUIT_M], 1);   /* 1-(2)-3 */
     ck_assert_int_eq(pool.sets_cost[MJ_SUIT_P], 1);   /* 5-5-(5) */
     ck_assert_int_eq(pool.sets_cost[MJ_SUIT_HONOR], 2);
@@ -173,6 +173,18 @@ START_TEST(test_costs_count_the_fewest_wilds_needed)
     ck_assert_int_eq(pool.pair_cost[MJ_SUIT_S], MJ_NO_WAY);
     ck_assert_int_eq(mj_pool_cost(&pool, false), 4);
     ck_assert_int_eq(mj_pool_cost(&pool, true), 3);   /* 1-(2)-3, 5-5 pair, E-(E)-(E) */
+}
+END_TEST
+
+START_TEST(test_a_cost_above_the_pools_wilds_is_only_known_to_be_too_high)
+{
+    mj_pool pool = pool_of("1m 4m 7m 2p 5p 8p 9s", 1);
+    ck_assert_int_gt(pool.sets_cost[MJ_SUIT_M], 1);
+    ck_assert_int_gt(mj_pool_cost(&pool, true), 1);
+    ck_assert(!mj_pool_complete(&pool, true));
+    pool = pool_of("1m 4m 7m 2p 5p 8p 9s", 14);
+    ck_assert_int_eq(pool.sets_cost[MJ_SUIT_M], 6);
+    ck_assert_int_eq(mj_pool_cost(&pool, true), 13); /* 6 + 6 + the pair 9s-(9s) */
 }
 END_TEST
 
@@ -187,13 +199,25 @@ END_TEST
 START_TEST(test_the_pool_follows_a_change_to_one_suit)
 {
     mj_pool pool = pool_of("1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 3m 4m N N", 0);
-    pool.natural.n[mjt_kind("2m")]--;
+    ck_assert(mj_pool_take(&pool, mjt_kind("2m")));
     mj_pool_update_suit(&pool, MJ_SUIT_M);
     pool.wilds = 1;
+    mj_pool_update_suit(&pool, MJ_SUIT_M);
     ck_assert(mj_pool_complete(&pool, true));
-    pool.natural.n[mjt_kind("3m")]--;
+    ck_assert(mj_pool_take(&pool, mjt_kind("3m")));
     mj_pool_update_suit(&pool, MJ_SUIT_M);
     ck_assert(!mj_pool_complete(&pool, true)); /* 13 tiles */
+}
+END_TEST
+
+START_TEST(test_taking_a_kind_the_pool_lacks_takes_a_wild)
+{
+    mj_pool pool = pool_of("1m 2m", 2);
+    ck_assert(!mj_pool_take(&pool, mjt_kind("3m")));
+    ck_assert_int_eq(pool.wilds, 1);
+    ck_assert_int_eq(pool.naturals, 2);
+    ck_assert(mj_pool_take(&pool, mjt_kind("1m")));
+    ck_assert_int_eq(pool.naturals, 1);
 }
 END_TEST
 
@@ -237,8 +261,10 @@ static Suite *decompose_suite(void)
     suite_add_tcase(s, wilds);
     TCase *pool = tcase_create("pool");
     tcase_add_test(pool, test_costs_count_the_fewest_wilds_needed);
+    tcase_add_test(pool, test_a_cost_above_the_pools_wilds_is_only_known_to_be_too_high);
     tcase_add_test(pool, test_four_of_an_honour_cost_two_wilds_as_two_pungs);
     tcase_add_test(pool, test_the_pool_follows_a_change_to_one_suit);
+    tcase_add_test(pool, test_taking_a_kind_the_pool_lacks_takes_a_wild);
     tcase_add_test(pool, test_readings_of_many_pools_use_exactly_their_tiles);
     suite_add_tcase(s, pool);
     return s;
