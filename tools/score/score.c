@@ -1,6 +1,7 @@
 /*
  * score — the two Tien Gow modes of the score calculator (rules/tiengow.md §8) on top of tg_json
- * and the engine; a document whose game is "tianjin" goes to score_mj. A document is read in three passes so the error code follows §8's precedence:
+ * and the engine; a document whose game is "tianjin" goes to score_mj. A Tien Gow document is read
+ * in three passes so the error code follows §8's precedence:
  *   1. shape (bad_request): keys, JSON types, ranges, tile names, every action's form;
  *   2. possibility (impossible): the 32 tiles, or a settle outcome the rules exclude;
  *   3. play (illegal_action): the actions replayed one by one through Tien Gow's game_ops by the
