@@ -39,6 +39,27 @@ static const struct {
     [MJ_ERR_TOO_MANY_KONGS] = {"too_many_kongs", "A seat makes at most four kongs in a hand.", true},
     [MJ_ERR_WINNER_DISCARDED_WILD] = {"winner_discarded_wild",
                                       "A seat that discarded a wild may not win the hand.", true},
+    [MJ_ERR_BAD_START] = {"bad_start",
+                          "A hand starts with a banker 0-3, pulls only by non-bankers of a sitting banker "
+                          "(at most max_pulls), and a sitting banker under must_sit.",
+                          false},
+    [MJ_ERR_HAND_OVER] = {"hand_over", "The hand is over; no more actions are taken.", false},
+    [MJ_ERR_NOT_YOUR_TURN] = {"not_your_turn", "It is not this seat's turn to act.", false},
+    [MJ_ERR_NOT_NOW] = {"not_now",
+                        "That action is not open now: after a draw a seat wins, kongs or discards; after a "
+                        "pung it discards; a claim is a pung, a kong or a pass.",
+                        false},
+    [MJ_ERR_TILE_NOT_IN_HAND] = {"tile_not_in_hand", "That tile is not in this seat's hand.", false},
+    [MJ_ERR_CANNOT_CLAIM] = {"cannot_claim",
+                             "A pung needs two natural tiles of the discard in hand, an exposed kong three; a "
+                             "wild is never claimed.",
+                             false},
+    [MJ_ERR_NO_SUCH_KONG] = {"no_such_kong",
+                             "A concealed kong needs four of a kind in hand (four wilds only when 金杠 is allowed); "
+                             "an added kong needs the fourth tile of an exposed pung.",
+                             false},
+    [MJ_ERR_NO_WIN] = {"no_win", "The hand with the drawn tile is not a winning hand of at least 2 fan.", false},
+    [MJ_ERR_WILD_DISCARDED] = {"wild_discarded", "A seat that discarded a wild may not win this hand.", false},
 };
 
 const char *mj_status_name(mj_status status)

@@ -29,6 +29,16 @@ typedef enum {
     MJ_ERR_CHAN_OFF,
     MJ_ERR_TOO_MANY_KONGS,
     MJ_ERR_WINNER_DISCARDED_WILD,
+    /* the flow of a hand (mj_hand) */
+    MJ_ERR_BAD_START,
+    MJ_ERR_HAND_OVER,
+    MJ_ERR_NOT_YOUR_TURN,
+    MJ_ERR_NOT_NOW,
+    MJ_ERR_TILE_NOT_IN_HAND,
+    MJ_ERR_CANNOT_CLAIM,
+    MJ_ERR_NO_SUCH_KONG,
+    MJ_ERR_NO_WIN,
+    MJ_ERR_WILD_DISCARDED,
     MJ_STATUS_COUNT
 } mj_status;
 
