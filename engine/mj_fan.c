@@ -111,9 +111,11 @@ static void search_init(search *s, const mj_options *options, const mj_winning_h
     for (int dragon = 0; dragon <= DRAGON_SHARED; dragon++) {
         mj_suit suit = dragon == DRAGON_SHARED ? MJ_SUIT_M : (mj_suit)dragon;
         s->dragon_gaps[dragon] = 0;
-        for (int rank = 1; rank <= 9; rank++)
-            if (s->base.natural.n[mj_number_kind(suit, rank)] == 0 && !(dragon == DRAGON_SHARED && rank >= 4 && rank <= 6))
+        for (int rank = 1; rank <= 9; rank++) {
+            bool caught = dragon == DRAGON_SHARED && rank >= 4 && rank <= 6; /* 捉五's own chow */
+            if (!caught && s->base.natural.n[mj_number_kind(suit, rank)] == 0)
                 s->dragon_gaps[dragon]++;
+        }
     }
 
     mj_counts all;
