@@ -1,12 +1,15 @@
 /*
  * fuzz_score — the score calculator (score_run_text, behind teahouse-score) on arbitrary bytes.
  *
- * Promises checked, from rules/tiengow.md §8: there is always exactly one answer, a JSON object;
- * an error answer is {"error":{"code":C,"message":M}} with C one of bad_request, impossible,
- * illegal_action and M a non-empty sentence, and is_error says so; any other answer carries a
- * `net` of four integers summing to zero and payments of positive units (a replay also its
- * tricks, stacks summing to 8 and next banker and multiplier); the same input gives the same
- * answer twice.
+ * Promises checked, from rules/tiengow.md §8 and rules/tianjin-mahjong.md §7: there is always
+ * exactly one answer, a JSON object; an error answer is {"error":{"code":C,"message":M}} with C one
+ * of bad_request, impossible, illegal_action, not_a_win, under_minimum and M a non-empty sentence,
+ * and is_error says so; a Tianjin score answer is {"fan","names","reading"} with fan at least 2 and
+ * equal to the product its names give (捉五 and 龙 added first), names among §4's in §7's order,
+ * and a reading of four sets and a pair (kongs of 4) of tile names; any other answer carries a
+ * `net` of four integers summing to zero and payments of positive units (a replay also its tricks,
+ * stacks summing to 8 and next banker and multiplier, a Tianjin settlement its next banker and
+ * must-sit flag); the same input gives the same answer twice.
  */
 #include <jansson.h>
 
@@ -19,7 +22,8 @@ static void check_error(const json_t *error)
     const char *code = json_string_value(json_object_get(error, "code"));
     const char *message = json_string_value(json_object_get(error, "message"));
     FUZZ_CHECK(code != NULL && (strcmp(code, "bad_request") == 0 || strcmp(code, "impossible") == 0 ||
-                                strcmp(code, "illegal_action") == 0),
+                                strcmp(code, "illegal_action") == 0 || strcmp(code, "not_a_win") == 0 ||
+                                strcmp(code, "under_minimum") == 0),
                "error code %s", code != NULL ? code : "(none)");
     FUZZ_CHECK(message != NULL && message[0] != '\0', "error without a message");
 }
@@ -61,6 +65,65 @@ static void check_replay(const json_t *answer)
     FUZZ_CHECK(json_integer_value(json_object_get(answer, "next_multiplier")) >= 2, "next_multiplier below 2");
 }
 
+/* §4's fans in §7's order with their values (素 is 4 under 刮大风, so either is accepted). */
+static const struct {
+    const char *name;
+    int value;
+} FANS[] = {{"混儿吊", 2}, {"素", 2}, {"捉五", 3}, {"杠开", 2}, {"龙", 4}, {"本混", 2}, {"天胡", 4}, {"地胡", 4}};
+
+static bool is_tile_name(const char *text)
+{
+    static const char *const HONOURS[] = {"E", "S", "W", "N", "C", "F", "P"};
+    if (text == NULL)
+        return false;
+    if (strlen(text) == 2 && text[0] >= '1' && text[0] <= '9' && strchr("mps", text[1]) != NULL)
+        return true;
+    for (size_t i = 0; i < sizeof HONOURS / sizeof HONOURS[0]; i++)
+        if (strcmp(text, HONOURS[i]) == 0)
+            return true;
+    return false;
+}
+
+static void check_tianjin_score(const json_t *answer)
+{
+    FUZZ_CHECK(json_object_size(answer) == 3, "a score answer with other keys");
+    json_int_t fan = json_integer_value(json_object_get(answer, "fan"));
+    const json_t *names = json_object_get(answer, "names"), *reading = json_object_get(answer, "reading");
+    FUZZ_CHECK(fan >= 2 && json_is_array(names) && json_array_size(names) >= 1, "fan %lld", (long long)fan);
+    long product = 1, added = 0, product_su4 = 1;
+    size_t next = 0;
+    for (size_t i = 0; i < json_array_size(names); i++) {
+        const char *name = json_string_value(json_array_get(names, i));
+        size_t f = next;
+        while (f < sizeof FANS / sizeof FANS[0] && (name == NULL || strcmp(name, FANS[f].name) != 0))
+            f++;
+        FUZZ_CHECK(f < sizeof FANS / sizeof FANS[0], "names[%zu] unknown or out of order", i);
+        next = f + 1;
+        if (f == 2 || f == 4) { /* 捉五, 龙 */
+            added += FANS[f].value;
+            continue;
+        }
+        product *= FANS[f].value;
+        product_su4 *= f == 1 ? 4 : FANS[f].value;
+    }
+    if (added > 0) {
+        product *= added;
+        product_su4 *= added;
+    }
+    FUZZ_CHECK(fan == product || fan == product_su4, "fan %lld is not what its names give", (long long)fan);
+    FUZZ_CHECK(json_is_array(reading) && json_array_size(reading) == 5, "reading is not 5 groups");
+    int pairs = 0;
+    for (size_t g = 0; g < json_array_size(reading); g++) {
+        const json_t *group = json_array_get(reading, g);
+        size_t n = json_array_size(group);
+        FUZZ_CHECK(json_is_array(group) && n >= 2 && n <= 4, "reading[%zu] is not a group", g);
+        pairs += n == 2;
+        for (size_t t = 0; t < n; t++)
+            FUZZ_CHECK(is_tile_name(json_string_value(json_array_get(group, t))), "reading[%zu][%zu]", g, t);
+    }
+    FUZZ_CHECK(pairs == 1, "reading has %d pairs", pairs);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     bool is_error = false;
@@ -74,10 +137,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (is_error) {
         FUZZ_CHECK(json_object_size(answer) == 1, "an error answer with other keys");
         check_error(error_object);
+    } else if (json_object_get(answer, "fan") != NULL) {
+        check_tianjin_score(answer);
     } else {
         check_net_and_payments(answer);
         if (json_object_get(answer, "tricks") != NULL)
             check_replay(answer);
+        if (json_object_get(answer, "next_must_sit") != NULL) {
+            json_int_t banker = json_integer_value(json_object_get(answer, "next_banker"));
+            FUZZ_CHECK(banker >= 0 && banker <= 3 && json_is_boolean(json_object_get(answer, "next_must_sit")),
+                       "a Tianjin settlement's next banker or must-sit flag");
+        }
     }
 
     bool again_is_error = false;

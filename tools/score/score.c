@@ -1,6 +1,7 @@
 /*
- * score — the two modes of the score calculator (rules/tiengow.md §8) on top of tg_json and the
- * engine. A document is read in three passes so the error code follows §8's precedence:
+ * score — the two Tien Gow modes of the score calculator (rules/tiengow.md §8) on top of tg_json
+ * and the engine; a document whose game is "tianjin" goes to score_mj. A Tien Gow document is read
+ * in three passes so the error code follows §8's precedence:
  *   1. shape (bad_request): keys, JSON types, ranges, tile names, every action's form;
  *   2. possibility (impossible): the 32 tiles, or a settle outcome the rules exclude;
  *   3. play (illegal_action): the actions replayed one by one through Tien Gow's game_ops by the
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include "game_replay.h"
+#include "score_mj.h"
 #include "text.h"
 #include "tg_json.h"
 #include "tiengow/game_tiengow.h"
@@ -133,7 +135,8 @@ static tgj_error parse_common(const json_t *input, score_request *r, score_probl
 {
     const char *game = json_string_value(json_object_get(input, "game"));
     if (game == NULL || strcmp(game, "tiengow") != 0)
-        return refuse(p, TGJ_BAD_REQUEST, "game must be \"tiengow\", the only game the calculator knows.");
+        return refuse(p, TGJ_BAD_REQUEST,
+                      "game must be \"tiengow\" or \"tianjin\", the games the calculator knows.");
     tgj_error e = tgj_parse_options(json_object_get(input, "options"), &r->options, &r->stake, p->message,
                                     sizeof p->message);
     if (e == TGJ_OK)
@@ -393,8 +396,18 @@ static json_t *replay(const score_request *r, score_problem *p)
 
 /* --- entry points --- */
 
+/* True for a document of Tianjin Mahjong (rules/tianjin-mahjong.md §7); every other document is
+ * Tien Gow's, refused by its rules if it is no Tien Gow document either. */
+static bool is_tianjin(const json_t *input)
+{
+    const char *game = json_string_value(json_object_get(input, "game"));
+    return json_is_object(input) && game != NULL && strcmp(game, "tianjin") == 0;
+}
+
 json_t *score_run(const json_t *input)
 {
+    if (is_tianjin(input))
+        return score_mj_run(input);
     score_request request;
     score_problem problem = {.code = TGJ_OK, .message = ""};
     if (parse_request(input, &request, &problem) != TGJ_OK)

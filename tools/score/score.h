@@ -1,5 +1,6 @@
 /*
- * score — the Tien Gow score calculator of rules/tiengow.md §8, behind `teahouse-score`.
+ * score — the score calculator behind `teahouse-score`: Tien Gow (rules/tiengow.md §8) and, for a
+ * document with "game":"tianjin", Tianjin Mahjong (rules/tianjin-mahjong.md §7, score_mj.h).
  *
  * One JSON document in, one out: settle mode prices a finished hand (§4), replay mode plays a
  * dealt hand through the engine and reports its tricks, bonuses, endings, payments and net.

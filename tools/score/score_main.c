@@ -1,5 +1,6 @@
 /*
- * teahouse-score — the Tien Gow score calculator (rules/tiengow.md §8) on the command line.
+ * teahouse-score — the score calculator on the command line: Tien Gow (rules/tiengow.md §8) and
+ * Tianjin Mahjong (rules/tianjin-mahjong.md §7).
  *
  * Reads one JSON document on stdin, writes one JSON document and a newline on stdout. Exit
  * status 0 for an answer, 1 for an error document ({"error":{"code":C,"message":M}}) and 2 only
