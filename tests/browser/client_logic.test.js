@@ -517,3 +517,18 @@ describe('nothing outside a game\'s folder names the game', () => {
     assert.deepEqual(found, []);
   });
 });
+
+describe('the limits a welcome carries', () => {
+  it('bound the account check and cut names by characters, not UTF-16 units', async () => {
+    const { setLimits, limit, cutChars } = await import('../../web-client/js/limits.js');
+    const { accountProblem } = await import('../../web-client/js/lobby.js');
+    assert.equal(limit('name_chars'), 24); /* the house's own until the first welcome */
+    assert.equal(cutChars('😀'.repeat(30), 24), '😀'.repeat(24));
+    assert.equal(accountProblem('mei', 'jasmine tea'), null);
+    setLimits({ account_min_chars: 4, password_min_bytes: 12, bogus: 'x' });
+    assert.equal(accountProblem('mei', 'jasmine tea and more'), 'account.err.nameLength');
+    assert.equal(accountProblem('meimei', 'jasmine'), 'account.err.passwordLength');
+    assert.equal(limit('bogus'), undefined);
+    setLimits({ account_min_chars: 3, password_min_bytes: 8 });
+  });
+});

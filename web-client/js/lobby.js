@@ -11,6 +11,7 @@
 import { field, h, replace } from './dom.js';
 import { has, t } from './i18n.js';
 import { findGame, games, gameTitle } from './games/registry.js';
+import { cutChars, limit } from './limits.js';
 
 /* Table codes: 12 characters (6 for tables opened before codes grew), letters and digits without
  * look-alikes (PROTOCOL.md). */
@@ -26,7 +27,7 @@ export function listFilters({ show, game, search }) {
   if (show === 'waiting' || show === 'playing') keys.state = show;
   if (game) keys.game = game;
   const text = String(search || '').trim();
-  if (text) keys.search = Array.from(text).slice(0, 24).join('');
+  if (text) keys.search = cutChars(text, limit('name_chars'));
   return keys;
 }
 
@@ -41,16 +42,12 @@ function readCreateForm(form) {
   return {
     type: 'create_table', game: game.name, options: game.readOptions(form),
     public: form.querySelector('#vis-public').checked,
-    turn_seconds: Math.min(300, Math.max(5, turn)),
+    turn_seconds: Math.min(limit('turn_seconds_max'), Math.max(limit('turn_seconds_min'), turn)),
   };
 }
 
 /* --- accounts --- */
 
-const ACCOUNT_NAME_MIN = 3;
-const ACCOUNT_NAME_MAX = 24;
-const PASSWORD_MIN = 8; /* bytes of UTF-8, as the server counts */
-const PASSWORD_MAX = 1024;
 
 /*
  * What is wrong with an account name and password, as an i18n key, or null. The server has the
@@ -58,11 +55,11 @@ const PASSWORD_MAX = 1024;
  */
 export function accountProblem(name, password) {
   const chars = Array.from(name.trim());
-  if (chars.length < ACCOUNT_NAME_MIN || chars.length > ACCOUNT_NAME_MAX) return 'account.err.nameLength';
+  if (chars.length < limit('account_min_chars') || chars.length > limit('account_max_chars')) return 'account.err.nameLength';
   if (!/^[\p{L}\p{M}0-9_.-]+$/u.test(name.trim())) return 'account.err.nameChars';
   if (!/[\p{L}0-9]/u.test(name)) return 'account.err.nameChars';
   const bytes = new TextEncoder().encode(password).length;
-  if (bytes < PASSWORD_MIN || bytes > PASSWORD_MAX) return 'account.err.passwordLength';
+  if (bytes < limit('password_min_bytes') || bytes > limit('password_max_bytes')) return 'account.err.passwordLength';
   return null;
 }
 
@@ -100,7 +97,7 @@ function accountForm(app, kind, onCancel) {
   };
   return h('form', { id: id('form'), class: 'account-form', onsubmit: submit, novalidate: true },
     h('h3', {}, t(`account.${kind}Title`)),
-    field(id('name'), t('account.name'), h('input', { id: id('name'), required: true, maxlength: 64, autocomplete: 'username',
+    field(id('name'), t('account.name'), h('input', { id: id('name'), required: true, maxlength: 2 * limit('account_max_chars'), autocomplete: 'username',
       autocapitalize: 'none', spellcheck: 'false', 'aria-describedby': `${id('name')}-help` }),
     kind === 'register' ? t('account.nameHelp') : null),
     field(id('password'), t('account.password'), h('input', { id: id('password'), type: 'password', required: true,
@@ -156,7 +153,7 @@ function nameForm(app) {
   };
   return h('form', { id: 'name-form', class: 'card', onsubmit: submit },
     h('h2', {}, t('lobby.nameTitle')),
-    field('name-input', t('lobby.nameLabel'), h('input', { id: 'name-input', maxlength: 24, required: true,
+    field('name-input', t('lobby.nameLabel'), h('input', { id: 'name-input', maxlength: 2 * limit('name_chars'), required: true,
       autocomplete: 'nickname', value: app.state.name || '' })),
     h('p', { class: 'help' }, t('lobby.nameHint')),
     h('button', { type: 'submit', id: 'name-submit' }, t('lobby.nameSave')));
@@ -176,7 +173,7 @@ function joinForm(app) {
   };
   return h('form', { id: 'join-form', class: 'card', onsubmit: submit },
     h('h2', {}, t('lobby.joinTitle')),
-    field('join-code', t('lobby.codeLabel'), h('input', { id: 'join-code', maxlength: 20, autocapitalize: 'characters',
+    field('join-code', t('lobby.codeLabel'), h('input', { id: 'join-code', maxlength: 2 * limit('code_chars'), autocapitalize: 'characters',
       autocomplete: 'off', spellcheck: 'false', placeholder: 'K7M2QXAB3CDE' })),
     h('button', { type: 'submit', id: 'join-submit' }, t('lobby.joinButton')));
 }
@@ -185,8 +182,8 @@ function joinForm(app) {
 function rulesSection(first) {
   const summary = h('summary', {}, t(first.optionsTitleKey));
   let editor = first.optionEditor();
-  const timer = field('opt-turn_seconds', t('create.turnSeconds'), h('input', { id: 'opt-turn_seconds', type: 'number', min: 5,
-    max: 300, step: 1, value: '30', 'aria-describedby': 'opt-turn_seconds-help' }), t('create.turnSecondsHelp'));
+  const timer = field('opt-turn_seconds', t('create.turnSeconds'), h('input', { id: 'opt-turn_seconds', type: 'number', min: limit('turn_seconds_min'),
+    max: limit('turn_seconds_max'), step: 1, value: '30', 'aria-describedby': 'opt-turn_seconds-help' }), t('create.turnSecondsHelp'));
   const details = h('details', { class: 'rules' }, summary, editor, timer);
   const choose = (game) => {
     for (const node of editor) node.remove();
@@ -259,7 +256,7 @@ function filterBar(app) {
     offered.length > 1 ? field('filter-game', t('lobby.filter.game'), h('select', { id: 'filter-game', onchange: apply },
       h('option', { value: '' }, t('lobby.filter.anyGame')),
       offered.map((g) => h('option', { value: g.name, selected: current.game === g.name }, t(g.titleKey))))) : null,
-    field('filter-search', t('lobby.filter.search'), h('input', { id: 'filter-search', type: 'search', maxlength: 24,
+    field('filter-search', t('lobby.filter.search'), h('input', { id: 'filter-search', type: 'search', maxlength: 2 * limit('name_chars'),
       autocomplete: 'off', spellcheck: 'false', placeholder: t('lobby.filter.searchHint'), value: current.search,
       oninput: () => {
         clearTimeout(typing);

@@ -15,6 +15,7 @@ import { mountLobby, updateLobby, normalizeCode, listFilters, CODE_PATTERN, TABL
 import { mountTable, updateTable } from './table.js';
 import { loadHistory } from './history.js';
 import { games, onlyGame } from './games/registry.js';
+import { cutChars, limit, setLimits } from './limits.js';
 
 const NAME_KEY = 'teahouse.name';
 const TABLES_POLL_MS = 5000;
@@ -64,7 +65,7 @@ const app = {
     }).catch(() => null);
   },
   setName(name) {
-    state.name = Array.from(name).slice(0, 24).join(''); /* 24 characters, not UTF-16 units */
+    state.name = cutChars(name, limit('name_chars')); /* characters, not UTF-16 units */
     state.editingName = false;
     storage.setItem(NAME_KEY, state.name);
     connection.start(state.name);
@@ -200,6 +201,7 @@ function onStatus(status) {
 }
 
 function onWelcome(welcome) {
+  setLimits(welcome.limits);
   state.player = welcome.player;
   /* the name the server knows this player by (an account's own after a login) */
   if (welcome.player.name && welcome.player.name !== state.name) {
