@@ -70,6 +70,10 @@ static void usage(FILE *out)
           "  --think-ms MS         mean pause before each act (default 1000)\n"
           "both:\n"
           "  --inflight N          handshakes in progress at most (default 128)\n"
+          "  --sources N           spread connections over N loopback addresses 127.x.y.OCTET, so\n"
+          "                        the server's per-address limits stay on (default 0: one address,\n"
+          "                        and a server started here gets those limits lifted)\n"
+          "  --source-octet K      the last octet of those addresses (default 1)\n"
           "  --setup-seconds S     time allowed to connect and seat everyone (default 120)\n"
           "  --verbose             progress on stderr\n",
           out);
@@ -116,6 +120,8 @@ static const number_option number_options[] = {
     {"--warmup", 0, 3600, offsetof(load_options, warmup_seconds), false},
     {"--think-ms", 0, 600000, offsetof(load_options, think_ms), true},
     {"--inflight", 1, 1e5, offsetof(load_options, inflight), true},
+    {"--sources", 0, 62500, offsetof(load_options, sources), true},
+    {"--source-octet", 1, 254, offsetof(load_options, source_octet), true},
     {"--setup-seconds", 1, 3600, offsetof(load_options, setup_seconds), false},
     {"--pid", 1, 1e9, offsetof(load_options, pid), true},
 };
@@ -157,7 +163,7 @@ static bool parse_args(int argc, char **argv, load_options *o)
 {
     *o = (load_options){.web_root = "web-client", .connections = 1000, .procs = 1,
                         .hold_seconds = 5, .tables = 50, .seconds = 10, .warmup_seconds = 2,
-                        .think_ms = 1000, .inflight = 128, .setup_seconds = 120};
+                        .think_ms = 1000, .inflight = 128, .setup_seconds = 120, .source_octet = 1};
     if (argc < 2 || (strcmp(argv[1], "hold") != 0 && strcmp(argv[1], "play") != 0))
         return false;
     o->mode = argv[1];
@@ -215,11 +221,12 @@ static bool start_server(const load_options *o, load_server *server, load_target
     char max_tables[32];
     args[n++] = "--web-root";
     args[n++] = o->web_root;
-    /* every connection of the load comes from this machine's one address */
-    args[n++] = "--max-connections-per-address";
-    args[n++] = "0";
-    args[n++] = "--new-guests-per-minute"; /* every simulated visitor comes from this one machine */
-    args[n++] = "0";
+    if (o->sources == 0) { /* every connection of the load comes from this machine's one address */
+        args[n++] = "--max-connections-per-address";
+        args[n++] = "0";
+        args[n++] = "--new-guests-per-minute";
+        args[n++] = "0";
+    }
     if (strcmp(o->mode, "play") == 0) {
         /* people must never be replaced by the bot for being slow; ready starts each hand */
         snprintf(max_tables, sizeof max_tables, "%d", o->tables + 100);

@@ -33,6 +33,8 @@ typedef struct load_options {
     int think_ms;
     /* both */
     int inflight;               /* handshakes in progress at most */
+    int sources;                /* loopback source addresses to spread connections over, 0: one */
+    int source_octet;           /* the last octet of those addresses (so two runs differ) */
     double setup_seconds;       /* time allowed for connecting (and seating) */
     bool verbose;
 } load_options;

@@ -303,6 +303,12 @@ static void on_connect(uv_connect_t *req, int status)
     write_bytes(c, (const unsigned char *)request, n);
 }
 
+void load_net_spread(load_net *net, int n, int octet)
+{
+    net->n_sources = n > 0 ? n : 0;
+    net->source_octet = octet;
+}
+
 void load_conn_start(load_net *net, load_conn *conn, const load_conn_handlers *handlers,
                      void *user)
 {
@@ -314,6 +320,18 @@ void load_conn_start(load_net *net, load_conn *conn, const load_conn_handlers *h
     uv_tcp_init(net->loop, &conn->tcp);
     conn->tcp.data = conn;
     conn->connect_req.data = conn;
+    if (net->n_sources > 0) {
+        int i = (int)(net->started++ % (uint64_t)net->n_sources);
+        char source[32];
+        snprintf(source, sizeof source, "127.%d.%d.%d", 1 + i / 250, i % 250 + 1, net->source_octet);
+        struct sockaddr_in from;
+        uv_ip4_addr(source, 0, &from);
+        int bound = uv_tcp_bind(&conn->tcp, (const struct sockaddr *)&from, 0);
+        if (bound != 0) {
+            finish(conn, uv_strerror(bound));
+            return;
+        }
+    }
     int rc = uv_tcp_connect(&conn->connect_req, &conn->tcp, (const struct sockaddr *)&net->addr,
                             on_connect);
     if (rc != 0)

@@ -67,10 +67,18 @@ struct load_net {
     size_t read_buffer_size;
     uint64_t rng;
     uint64_t bytes_in, bytes_out, frames_out;
+    /* With n_sources > 0 (IPv4 loopback only), connection k binds to the k-th of n_sources
+     * addresses 127.<1 + i/250>.<i%250 + 1>.<from>, so the server sees many clients rather
+     * than one address: its per-address limits then apply as they would to real players. */
+    int n_sources;
+    int source_octet;
+    uint64_t started;
 };
 
 /* Prepares the shared state for connections to host:port (an IPv4 or IPv6 literal). */
 bool load_net_init(load_net *net, uv_loop_t *loop, const char *host, int port);
+/* Spreads the connections made from now on over n loopback source addresses ending in octet. */
+void load_net_spread(load_net *net, int n, int octet);
 void load_net_free(load_net *net);
 
 /* Starts connecting; the outcome always arrives as on_open or on_closed (on_closed also when

@@ -244,7 +244,10 @@ static int run_child(const load_options *o, const load_target *target, int proc,
     h->command_fd = command_fd;
     h->conns = calloc((size_t)(count > 0 ? count : 1), sizeof *h->conns);
     uv_loop_init(&h->loop);
-    if (h->conns == NULL || !load_net_init(&h->net, &h->loop, target->host, target->port)) {
+    bool net_ready = h->conns != NULL && load_net_init(&h->net, &h->loop, target->host, target->port);
+    if (net_ready)
+        load_net_spread(&h->net, o->sources, o->source_octet);
+    if (!net_ready) {
         write_line(report_fd, "opened 0 failed 0 pending 0 why setup failed\n");
         return 1;
     }

@@ -721,7 +721,10 @@ int load_play(const load_options *o, load_target *target)
     run->target = target;
     run->n_tables = o->tables;
     uv_loop_init(&run->loop);
-    if (!load_net_init(&run->net, &run->loop, target->host, target->port) || !setup_tables(run)) {
+    bool net_ready = load_net_init(&run->net, &run->loop, target->host, target->port);
+    if (net_ready)
+        load_net_spread(&run->net, o->sources, o->source_octet);
+    if (!net_ready || !setup_tables(run)) {
         fprintf(stderr, "load: cannot set up (address %s?)\n", target->host);
         return 1;
     }
