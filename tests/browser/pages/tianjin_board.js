@@ -68,7 +68,8 @@ document.getElementById('root').append(
   h('div', { id: 'board', class: 'board' }, [0, 1, 2, 3].map((s) => renderSeat(game, scene, s, null)),
     h('div', { class: 'board-center' }, game.renderCenter(scene))),
   h('div', { id: 'me-area', class: 'me-area' }),
-  game.renderSettlement({ hand: 7, result, gameState: { banker: 0 }, view: { ...view, over: true }, options: {}, seats,
+  game.renderSettlement({ hand: 7, result, gameState: { banker: 0 }, view: { ...view, indicator: 'E', wilds: ['E', 'S'], over: true },
+    options: {}, seats,
     scores: [244, -120, -58, -66] }, { id: 'settlement' }),
   h('form', { id: 'options-form', class: 'card' }, h('h2', {}, game.optionsSummary({})), game.optionEditor()));
 drawControls();

@@ -33,7 +33,9 @@ export function tileElement(name, opts = {}) {
     ? h('button', { type: 'button', class: classes, title: label, 'aria-label': label, 'aria-pressed': opts.selected ? 'true' : 'false',
       disabled: opts.disabled, dataset: { tile: name, focus: opts.focusKey }, onclick: opts.onClick })
     : h('span', { class: classes, title: label, role: 'img', 'aria-label': label, dataset: { tile: name } });
-  el.innerHTML = tileSvg(name, { lang: lang(), wild: opts.wild, indicator: opts.indicator }); /* a fixed drawing, never text from the wire */
+  const svg = tileSvg(name, { lang: lang(), wild: opts.wild, indicator: opts.indicator });
+  if (svg) el.innerHTML = svg; /* one of 34 fixed drawings: never text from the wire */
+  else el.textContent = String(name); /* a name this client does not know, shown as it came */
   if (!opts.caption) return el;
   return h('figure', { class: 'mj-captioned' }, el, h('figcaption', {}, shortTileName(name, lang())));
 }
