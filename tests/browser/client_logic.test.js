@@ -5,7 +5,8 @@
  * §2, the account form's checks against PROTOCOL.md's rule, the paging of the server's history,
  * that every label exists in all three languages, the registry of games and the store's reading
  * of the wire (game_state, deciding, view, who watches, the lock), the lobby's codes and list
- * filters, and that nothing outside a game's folder names it.
+ * filters, and that nothing outside a game's folder names it (Tianjin's own logic is in
+ * tianjin_logic.test.js).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +20,7 @@ import { comboInfo, sortTiles, tileName } from '../../web-client/js/games/tiengo
 import { bankOf, decidingInView } from '../../web-client/js/games/tiengow/board.js';
 import { addStrings, allKeys, setLang, t } from '../../web-client/js/i18n.js';
 import { CODE_PATTERN, accountProblem, listFilters, normalizeCode } from '../../web-client/js/lobby.js';
-import { findGame, gameFor, games, gameTitle, onlyGame } from '../../web-client/js/games/registry.js';
+import { announceGames, findGame, gameFor, games, gameTitle, knownGames, onlyGame } from '../../web-client/js/games/registry.js';
 import { HISTORY_PAGE, applyEvent, applySnapshot, applyView, decidingFrom, mergeHistory, newTable,
   runningTotals } from '../../web-client/js/store.js';
 
@@ -276,10 +277,25 @@ describe('the registry of games', () => {
   it('gives every game each member of the module interface', () => {
     const members = ['optionEditor', 'readOptions', 'optionsSummary', 'seatBadges', 'seatStats', 'renderCenter',
       'renderControls', 'renderSettlement', 'nextGameState', 'describeEvent', 'decidingInView', 'renderReplayHand'];
-    for (const game of games()) {
+    for (const game of knownGames()) {
       for (const key of ['titleKey', 'taglineKey', 'optionsTitleKey']) assert.notEqual(t(game[key]), game[key], `${game.name}.${key} has a label`);
       for (const m of members) assert.equal(typeof game[m], 'function', `${game.name}.${m}`);
     }
+  });
+
+  it('offers only the games the server announces, and only the first before it announces any', () => {
+    assert.deepEqual(knownGames().map((g) => g.name), ['tiengow', 'tianjin']);
+    assert.equal(findGame('tianjin').name, 'tianjin', 'a table of a known game is drawn even when it is not offered');
+    try {
+      announceGames(['tianjin', 'tiengow', 'go']);
+      assert.deepEqual(games().map((g) => g.name), ['tiengow', 'tianjin'], 'in the order of the registry, unknown names left out');
+      assert.equal(onlyGame(), null, 'a house of several games is not named after one');
+      announceGames(['tianjin']);
+      assert.equal(onlyGame().name, 'tianjin');
+    } finally {
+      announceGames(undefined);
+    }
+    assert.deepEqual(games().map((g) => g.name), ['tiengow']);
   });
 
   it('draws no game part for a table of a game it does not know', () => {
@@ -489,33 +505,43 @@ describe('the store follows who watches and the lock', () => {
 });
 
 describe('nothing outside a game\'s folder names the game', () => {
-  /* Tien Gow's name and terms; the registry may only import the game and list it. */
-  const WORDS = ['tiengow', 'tien gow', '天九', 'banker', 'multiplier', 'stacks', 'trick', '莊', '庄', '棟', '栋'];
+  /* Each game's name and terms; the registry may only import the games and list them. */
+  const WORDS = {
+    tiengow: ['tiengow', 'tien gow', '天九', 'banker', 'multiplier', 'stacks', 'trick', '莊', '庄', '棟', '栋'],
+    tianjin: ['tianjin', '天津', 'mahjong', '麻将', '麻將', '混儿', '混兒', 'kong', 'pung', '杠', '槓'],
+  };
+  const GAMES_DIR = path.join(WEB_CLIENT, 'js', 'games');
   const REGISTRY_LINES = [/^import \w+ from '\.\/\w+\/index\.js';$/, /^const GAMES = \[[\w, ]*\];$/];
 
-  function filesUnder(dir) {
+  /* Every file of the web client but those in `skip` (a game's own folder). */
+  function filesUnder(dir, skip) {
     return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
       const full = path.join(dir, e.name);
-      if (e.isDirectory()) return full === path.join(WEB_CLIENT, 'js', 'games', 'tiengow') ? [] : filesUnder(full);
+      if (e.isDirectory()) return full === skip ? [] : filesUnder(full, skip);
       return [full];
     });
   }
 
-  it('finds Tien Gow\'s words only in js/games/tiengow/', () => {
-    const found = [];
-    const files = filesUnder(WEB_CLIENT);
-    assert.ok(files.some((f) => f.endsWith('table.js')) && files.some((f) => f.endsWith('teahouse.css')));
-    for (const file of files) {
-      const lines = fs.readFileSync(file, 'utf8').split('\n');
-      lines.forEach((line, i) => {
-        if (file.endsWith(path.join('games', 'registry.js')) && REGISTRY_LINES.some((re) => re.test(line))) return;
-        for (const word of WORDS) {
-          if (line.toLowerCase().includes(word)) found.push(`${path.relative(WEB_CLIENT, file)}:${i + 1}: ${word}`);
-        }
-      });
-    }
-    assert.deepEqual(found, []);
-  });
+  for (const [game, words] of Object.entries(WORDS)) {
+    it(`finds the words of ${game} only in js/games/${game}/`, () => {
+      const found = [];
+      const files = filesUnder(WEB_CLIENT, path.join(GAMES_DIR, game));
+      assert.ok(files.some((f) => f.endsWith('table.js')) && files.some((f) => f.endsWith('teahouse.css')));
+      for (const file of files) {
+        /* another game's folder may use any word of its own game */
+        const other = Object.keys(WORDS).find((g) => g !== game && file.startsWith(path.join(GAMES_DIR, g) + path.sep));
+        if (other) continue;
+        const lines = fs.readFileSync(file, 'utf8').split('\n');
+        lines.forEach((line, i) => {
+          if (file.endsWith(path.join('games', 'registry.js')) && REGISTRY_LINES.some((re) => re.test(line))) return;
+          for (const word of words) {
+            if (line.toLowerCase().includes(word)) found.push(`${path.relative(WEB_CLIENT, file)}:${i + 1}: ${word}`);
+          }
+        });
+      }
+      assert.deepEqual(found, []);
+    });
+  }
 });
 
 describe('the limits a welcome carries', () => {

@@ -126,13 +126,19 @@ export async function enterName(page, name) {
   await page.waitForFunction(() => window.teahouse && window.teahouse.app.state.status === 'online' && window.teahouse.app.me());
 }
 
-/* Creates a table from the lobby form; returns its code once the table page shows it. */
-export async function createTable(page, { isPublic = false, options = {} } = {}) {
+/* Creates a table from the lobby form (of `game` when given, else the one the picker shows);
+ * returns its code once the table page shows it. An option is a checkbox, a choice of radio
+ * buttons (#opt-KEY-VALUE), a number field or a select. */
+export async function createTable(page, { isPublic = false, options = {}, game = null } = {}) {
+  if (game) await page.selectOption('#create-game', game);
   if (isPublic) await page.check('#vis-public');
   if (Object.keys(options).length) {
     await page.$eval('details.rules', (d) => { d.open = true; });
     for (const [key, value] of Object.entries(options)) {
-      if (typeof value === 'boolean') await page.setChecked(`#opt-${key}`, value);
+      const radio = page.locator(`#opt-${key}-${value}`);
+      if (await radio.count()) await radio.check();
+      else if (typeof value === 'boolean') await page.setChecked(`#opt-${key}`, value);
+      else if (await page.getAttribute(`#opt-${key}`, 'type') === 'number') await page.fill(`#opt-${key}`, String(value));
       else await page.selectOption(`#opt-${key}`, String(value));
     }
   }

@@ -41,11 +41,19 @@
  *
  * What the house itself reads of a game's JSON: a view's `over` (true once the hand is finished)
  * and `result` (the hand_over result), and a result's `winner` and `net`; the rest is the game's.
+ *
+ * Knowing a game is not offering it. Every game in GAMES can be drawn (a table of it, its history,
+ * its name in the table list), but the lobby offers only the games the server announces
+ * (announceGames, from its welcome). A server that announces none is one from before the house
+ * had several games and seats players at the first game of GAMES only. The house loads the
+ * stylesheets of the games it offers; one that is only known gets its stylesheet here, the first
+ * time a table of it is drawn.
  */
 import { addStrings, t } from '../i18n.js';
 import tiengow from './tiengow/index.js';
+import tianjin from './tianjin/index.js';
 
-const GAMES = [tiengow];
+const GAMES = [tiengow, tianjin];
 
 for (const game of GAMES) addStrings(game.strings);
 
@@ -60,14 +68,41 @@ function unknownGame(name) {
   };
 }
 
-/* The games of the house, in the order the lobby offers them. */
+/* The names of the games the server announced, or null while it has announced none. */
+let announced = null;
+
+/* Takes the server's list of the games it seats players at (names unknown here are left out);
+ * anything but a list leaves the house as an older server has it. */
+export function announceGames(names) {
+  announced = Array.isArray(names) ? names.filter((n) => typeof n === 'string') : null;
+}
+
+/* The games the lobby offers, in the order of GAMES. */
 export function games() {
+  if (!announced) return GAMES.slice(0, 1);
+  return GAMES.filter((g) => announced.includes(g.name));
+}
+
+/* Every game this client can draw, offered or not. */
+export function knownGames() {
   return GAMES;
+}
+
+/* A known game's stylesheet, once, unless the house loaded it already (it loads the offered ones). */
+function ensureStylesheet(game) {
+  if (!game.stylesheet || typeof document === 'undefined' || games().includes(game)) return;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === game.stylesheet)) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = game.stylesheet;
+  document.head.appendChild(link);
 }
 
 /* The game module of that name, or null. */
 export function findGame(name) {
-  return GAMES.find((g) => g.name === name) || null;
+  const game = GAMES.find((g) => g.name === name) || null;
+  if (game) ensureStylesheet(game);
+  return game;
 }
 
 /* The module to draw a table of that game with: the known one, or one that draws no game part. */
@@ -83,5 +118,6 @@ export function gameTitle(name) {
 
 /* The house's only game, or null when it offers several. */
 export function onlyGame() {
-  return GAMES.length === 1 ? GAMES[0] : null;
+  const offered = games();
+  return offered.length === 1 ? offered[0] : null;
 }

@@ -1,0 +1,148 @@
+/*
+ * board — what is on a Tianjin table, drawn from a scene (seats.js) whose view has the shape
+ * written at the top of view.js: a tile as an element named in the player's language, a row of
+ * tiles, the middle of the board (the indicator, the wilds, the wall's count, and each seat's
+ * melds and discard river, placed as the seats sit around the player), what a seat shows of the
+ * game (the banker's 庄, 坐 when the banker sat, 拉 ×n for pulls; tiles held), and the player's own
+ * tiles under a replayed step. The live table and the history draw with the same functions.
+ */
+import { h } from '../../dom.js';
+import { t, tn, lang } from '../../i18n.js';
+import { badge, playerName, relativePosition, seatName, stat } from '../../seats.js';
+import { shortTileName, tileName } from './tiles.js';
+import { tileBackSvg, tileSvg } from './tile_art.js';
+import { isOver, splitHand, toActOf, wildsOf } from './view.js';
+
+/* A tile's name as a screen reader says it: "五万, 混儿" for a wild. */
+export function tileLabel(name, marks = {}) {
+  const parts = [tileName(name, lang())];
+  if (marks.indicator) parts.push(t('tj.tile.indicator'));
+  else if (marks.wild) parts.push(t('tj.tile.wild'));
+  return parts.join(', ');
+}
+
+/*
+ * One tile. opts: small, wild, indicator, caption (its name written under it), and for a tile
+ * that can be chosen: onClick, selected, focusKey, disabled.
+ */
+export function tileElement(name, opts = {}) {
+  const label = tileLabel(name, opts);
+  const classes = ['mj-tile', opts.small ? 'mj-small' : '', opts.wild ? 'mj-is-wild' : '', opts.indicator ? 'mj-is-indicator' : '',
+    opts.selected ? 'mj-selected' : ''].filter(Boolean).join(' ');
+  const el = opts.onClick
+    ? h('button', { type: 'button', class: classes, title: label, 'aria-label': label, 'aria-pressed': opts.selected ? 'true' : 'false',
+      disabled: opts.disabled, dataset: { tile: name, focus: opts.focusKey }, onclick: opts.onClick })
+    : h('span', { class: classes, title: label, role: 'img', 'aria-label': label, dataset: { tile: name } });
+  const svg = tileSvg(name, { lang: lang(), wild: opts.wild, indicator: opts.indicator });
+  if (svg) el.innerHTML = svg; /* one of 34 fixed drawings: never text from the wire */
+  else el.textContent = String(name); /* a name this client does not know, shown as it came */
+  if (!opts.caption) return el;
+  return h('figure', { class: 'mj-captioned' }, el, h('figcaption', {}, shortTileName(name, lang())));
+}
+
+export function tileBack(small) {
+  const el = h('span', { class: `mj-tile mj-face-down${small ? ' mj-small' : ''}`, role: 'img', 'aria-label': t('tj.tile.back') });
+  el.innerHTML = tileBackSvg();
+  return el;
+}
+
+/* Tiles in the order given, each marked wild when its kind is one of `wilds`. */
+export function tileRow(tiles, wilds, opts = {}) {
+  const wild = new Set(wilds || []);
+  return h('span', { class: 'mj-row' }, tiles.map((name) => tileElement(name, { ...opts, wild: wild.has(name) })));
+}
+
+/* A meld as it lies: a concealed kong with its two end tiles face down. */
+export function meldElement(meld, wilds) {
+  const wild = new Set(wilds || []);
+  const hidden = meld.kind === 'concealed_kong';
+  const tiles = meld.tiles.map((name, i) => (hidden && (i === 0 || i === 3) ? tileBack(true)
+    : tileElement(name, { small: true, wild: wild.has(name) })));
+  return h('span', { class: `mj-meld mj-meld-${meld.kind}`, role: 'group',
+    'aria-label': `${t('tj.meld.' + meld.kind)}: ${tileName(meld.tiles[0], lang())}` }, tiles);
+}
+
+/* --- what a seat shows of the game --- */
+
+/* The banker: the hand's own while it is played, else the table's game_state (the next banker between hands). */
+export function bankerOf(scene) {
+  const view = scene.view;
+  if (scene.phase === 'playing' && view && Number.isInteger(view.banker)) return view.banker;
+  const state = scene.gameState;
+  return state && Number.isInteger(state.banker) ? state.banker : null;
+}
+
+export function seatBadges(scene, seat) {
+  const badges = [];
+  const view = scene.phase === 'playing' ? scene.view : null;
+  if (bankerOf(scene) === seat) {
+    badges.push(badge(t('tj.badge.banker'), 'mj-badge-banker', t('tj.table.banker')));
+    if (view && view.sat) badges.push(badge(t('tj.badge.sat'), 'mj-badge-sat', t('tj.table.sat')));
+  }
+  const pulls = view && Array.isArray(view.pulls) ? view.pulls[seat] : 0;
+  if (pulls > 0) badges.push(badge(t('tj.badge.pulled', { n: 2 ** pulls }), 'mj-badge-pull', t('tj.table.pulled', { n: 2 ** pulls })));
+  return badges;
+}
+
+export function seatStats(scene, seat) {
+  const view = scene.view;
+  if (!view || !Array.isArray(view.held)) return [];
+  return [stat('mj-stat-held', t('tj.table.held'), String(view.held[seat]))];
+}
+
+/* The seat to act in a replayed step (a replay's frames carry no decision list). */
+export function decidingInView(view) {
+  const who = toActOf(view);
+  return who ? [who] : [];
+}
+
+/* --- the middle of the board --- */
+
+function infoBar(view, wilds) {
+  const indicator = view.indicator
+    ? h('div', { class: 'mj-indicator' }, h('span', { class: 'mj-label' }, t('tj.table.indicator')),
+      tileElement(view.indicator, { indicator: true, caption: true }))
+    : null;
+  const wildList = wilds.length
+    ? h('div', { class: 'mj-wilds' }, h('span', { class: 'mj-label' }, t('tj.table.wilds')),
+      h('span', { class: 'mj-row' }, wilds.map((name) => tileElement(name, { small: true, wild: true, caption: true }))))
+    : null;
+  const wall = Number.isInteger(view.wall_left)
+    ? h('div', { class: 'mj-wall', id: 'mj-wall' }, tn('tj.table.wall', view.wall_left)) : null;
+  return h('div', { class: 'mj-info' }, indicator, wildList, wall);
+}
+
+/* One seat's melds and river, labelled with the seat. */
+function seatArea(scene, seat, wilds) {
+  const view = scene.view;
+  const melds = (view.melds && view.melds[seat]) || [];
+  const river = (view.discards && view.discards[seat]) || [];
+  const where = relativePosition(seat, scene.mySeat);
+  return h('section', { class: `mj-area mj-at-${where}`, dataset: { seat: String(seat) },
+    'aria-label': t('tj.table.seatArea', { name: seatName(scene.seats, seat) }) },
+  h('div', { class: 'mj-area-head' }, h('span', { class: 'seat-wind' }, t('wind.' + seat)), ' ', playerName(scene.seats, seat)),
+  melds.length ? h('div', { class: 'mj-melds', role: 'group', 'aria-label': t('tj.table.melds') },
+    melds.map((m) => meldElement(m, wilds))) : null,
+  h('div', { class: 'mj-river', role: 'group', 'aria-label': t('tj.table.discards') },
+    river.length ? tileRow(river, wilds, { small: true }) : h('span', { class: 'mj-muted' }, t('tj.table.noDiscards'))));
+}
+
+/* The indicator, wilds and wall, then every seat's melds and river around them. */
+export function renderCenter(scene) {
+  const view = scene.view;
+  if (!view || (!view.indicator && !view.discards)) return null;
+  const wilds = wildsOf(view, scene.options);
+  return h('div', { id: 'mj-center', class: `mj-center${isOver(view) ? ' mj-over' : ''}` },
+    infoBar(view, wilds),
+    [0, 1, 2, 3].map((seat) => seatArea(scene, seat, wilds)));
+}
+
+/* The player's own tiles under a replayed step, drawn tile apart, or null for a spectator's replay. */
+export function renderReplayHand(scene) {
+  const { hand, drawn } = splitHand(scene.view, scene.options);
+  if (!hand) return null;
+  const wilds = wildsOf(scene.view, scene.options);
+  return h('div', { class: 'mj-replay-hand' }, h('span', { class: 'mj-muted' }, t('table.yourHand')), ' ',
+    tileRow(hand, wilds, { small: true }),
+    drawn ? h('span', { class: 'mj-drawn' }, tileRow([drawn], wilds, { small: true })) : null);
+}
