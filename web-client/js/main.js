@@ -14,7 +14,7 @@ import { applyEvent, applyMissed, applySnapshot, applyView, newTable } from './s
 import { mountLobby, updateLobby, normalizeCode, listFilters, CODE_PATTERN, TABLES_PAGE } from './lobby.js';
 import { mountTable, updateTable } from './table.js';
 import { loadHistory } from './history.js';
-import { games, onlyGame } from './games/registry.js';
+import { announceGames, games, knownGames, onlyGame } from './games/registry.js';
 import { cutChars, limit, setLimits } from './limits.js';
 
 const NAME_KEY = 'teahouse.name';
@@ -202,6 +202,7 @@ function onStatus(status) {
 
 function onWelcome(welcome) {
   setLimits(welcome.limits);
+  if (welcome.games) announceGames(welcome.games); /* the lobby offers what the server hosts */
   state.player = welcome.player;
   /* the name the server knows this player by (an account's own after a login) */
   if (welcome.player.name && welcome.player.name !== state.name) {
@@ -374,10 +375,10 @@ function tick() {
 
 /* --- start --- */
 
-/* Each game's stylesheet after teahouse.css; the first page waits for them (or their failure), so
+/* Each known game's stylesheet after teahouse.css; the first page waits for them (or their failure), so
  * a table never shows unstyled. */
 function loadGameStyles() {
-  const loads = games().filter((g) => g.stylesheet).map((g) => new Promise((resolve) => {
+  const loads = knownGames().filter((g) => g.stylesheet).map((g) => new Promise((resolve) => {
     const link = document.createElement('link');
     link.rel = 'stylesheet';
     link.href = g.stylesheet;

@@ -88,10 +88,11 @@ export function knownGames() {
   return GAMES;
 }
 
-/* A known game's stylesheet, once, unless the house loaded it already (it loads the offered ones). */
+/* A known game's stylesheet, once, unless the house loaded it already (main.js loads every known one). */
 function ensureStylesheet(game) {
   if (!game.stylesheet || typeof document === 'undefined' || games().includes(game)) return;
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === game.stylesheet)) return;
+  const href = new URL(game.stylesheet, document.baseURI).href;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = game.stylesheet;
