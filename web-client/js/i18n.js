@@ -14,6 +14,17 @@ export const LANGS = [
 ];
 
 const EN = {
+  'chat.title': 'Chat',
+  'chat.placeholder': 'Say something to the table',
+  'chat.send': 'Send',
+  'chat.quick': 'Quick reactions',
+  'chat.empty': 'Nothing said yet.',
+  'chat.joined': '{name} joined the table.',
+  'chat.left': '{name} left the table.',
+  'chat.removed': 'The host asked {name} to leave.',
+  'chat.slowDown': 'You are chatting quickly: {burst} lines at once, then {minute} a minute. Wait a moment and send again.',
+  'chat.tooLong': 'A chat line is at most {n} characters.',
+  'chat.failed': 'The line was not sent: {message}',
   'app.title': 'Teahouse',
   'app.subtitle': 'Tile games for four',
   'app.skip': 'Skip to content',
@@ -187,6 +198,17 @@ const EN = {
 };
 
 const HANT = {
+  'chat.title': '聊天',
+  'chat.placeholder': '跟大家說句話',
+  'chat.send': '送出',
+  'chat.quick': '快速表情',
+  'chat.empty': '還沒有人說話。',
+  'chat.joined': '{name} 加入了牌桌。',
+  'chat.left': '{name} 離開了牌桌。',
+  'chat.removed': '桌主請 {name} 離開了。',
+  'chat.slowDown': '你說得有點快：一次最多 {burst} 句，之後每分鐘 {minute} 句。請稍等再送。',
+  'chat.tooLong': '每句最多 {n} 個字。',
+  'chat.failed': '沒有送出：{message}',
   'app.title': '茶館',
   'app.subtitle': '四人牌桌',
   'app.skip': '跳到內容',
@@ -360,6 +382,17 @@ const HANT = {
 };
 
 const HANS = {
+  'chat.title': '聊天',
+  'chat.placeholder': '跟大家说句话',
+  'chat.send': '发送',
+  'chat.quick': '快捷表情',
+  'chat.empty': '还没有人说话。',
+  'chat.joined': '{name} 加入了牌桌。',
+  'chat.left': '{name} 离开了牌桌。',
+  'chat.removed': '桌主请 {name} 离开了。',
+  'chat.slowDown': '你说得有点快：一次最多 {burst} 句，之后每分钟 {minute} 句。请稍等再发。',
+  'chat.tooLong': '每句最多 {n} 个字。',
+  'chat.failed': '没有发送：{message}',
   'app.title': '茶馆',
   'app.subtitle': '四人牌桌',
   'app.skip': '跳到内容',

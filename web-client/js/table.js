@@ -2,7 +2,7 @@
  * table — the live table page (#/t/CODE): the bar with the game, the code and share link, the
  * four seats around the middle of the board, the player's own controls while a hand is played,
  * the seat controls between hands (sit, bots, start), the settlement of the last hand with the
- * ready button, the people watching, and the history panel. The host also locks the table
+ * ready button, the chat (chat.js), the people watching, and the history panel. The host also locks the table
  * (nobody new comes in) and removes people: a watcher is sent away, a seated player stood up.
  * What belongs to the game (its badges and figures on a
  * seat, the middle of the board, the player's controls, the settlement) is drawn by the game
@@ -16,6 +16,7 @@ import { t } from './i18n.js';
 import { decisionOf, renderSeat } from './seats.js';
 import { gameFor, gameTitle } from './games/registry.js';
 import { loadHistory, renderHistory } from './history.js';
+import { mountChat, updateChat } from './chat.js';
 
 /* The scene the board draws for the live table. */
 export function liveScene(ts, meId) {
@@ -61,6 +62,7 @@ export function mountTable(container, app, code) {
       h('div', { id: 'board', class: 'board' }),
       h('section', { id: 'me-area', class: 'me-area', 'aria-label': t('table.yourHand') }),
       h('div', { id: 'settlement-area' }),
+      h('div', { id: 'chat-area' }),
       h('div', { id: 'watchers-area' }),
       h('div', { id: 'history-area' })));
 }
@@ -86,6 +88,9 @@ export function updateTable(container, app, code) {
   replace(page.querySelector('#board'), renderBoard(ts, app, game, scene));
   replace(page.querySelector('#me-area'), handOn ? game.renderControls(controlsContext(ts, app)) : null);
   replace(page.querySelector('#settlement-area'), !handOn && ts.lastResult ? renderLastResult(ts, app, game) : null);
+  const chatArea = page.querySelector('#chat-area');
+  if (!chatArea.firstChild && ts.phase !== 'closed') chatArea.appendChild(mountChat(ts, app));
+  updateChat(ts, app);
   replace(page.querySelector('#watchers-area'), renderWatchers(ts, app));
   page.dataset.locked = ts.locked ? 'true' : 'false';
   replace(page.querySelector('#history-area'), ts.ui.showHistory ? renderHistory(ts, app) : null);
