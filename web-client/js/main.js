@@ -12,7 +12,7 @@ import { h, replace } from './dom.js';
 import { Connection } from './connection.js';
 import { applyEvent, applyMissed, applySnapshot, applyView, newTable } from './store.js';
 import { mountLobby, updateLobby, normalizeCode, listFilters, CODE_PATTERN, TABLES_PAGE } from './lobby.js';
-import { mountTable, updateTable } from './table.js';
+import { mountTable, nextHandText, updateTable } from './table.js';
 import { loadHistory } from './history.js';
 import { games, onlyGame } from './games/registry.js';
 import { cutChars, limit, setLimits } from './limits.js';
@@ -363,13 +363,14 @@ function toast(text, kind) {
   toastTimer = setTimeout(() => { el.className = 'toast'; el.textContent = ''; }, TOAST_MS);
 }
 
-/* The turn timers count down between server messages. */
+/* The turn timers and the countdown to the next hand count down between server messages. */
 function tick() {
   for (const el of document.querySelectorAll('[data-deadline]')) {
     const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
     el.textContent = t('table.seconds', { n: left });
     el.classList.toggle('urgent', left <= 5);
   }
+  for (const el of document.querySelectorAll('[data-next-hand-at]')) el.textContent = nextHandText(Number(el.dataset.nextHandAt));
 }
 
 /* --- start --- */

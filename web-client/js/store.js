@@ -28,6 +28,7 @@ export function newTable(code) {
     watchers: [], /* [{ player, name }]: members without a seat */
     chat: [], /* the chat panel's lines, oldest first: { kind: chat|joined|left|removed, player, from, text } */
     lastResult: null, closed: null,
+    nextHandAt: null, /* local time the next hand starts unless all are ready first (hand_over's next_hand_ms) */
     paused: false, /* the server cannot save moves right now and waits (a `paused` event) */
     stale: false,  /* parked for a restart: join again once reconnected */
     /* hands newest first as the server sent them; oldest: the smallest hand number held */
@@ -166,6 +167,7 @@ export function applyEvent(ts, msg, me) {
       entry.scores = ts.scores.slice();
       ts.gameState = gameFor(ts.info && ts.info.game).nextGameState(ev.result, ts.gameState);
       ts.lastResult = entry;
+      ts.nextHandAt = Number.isInteger(ev.next_hand_ms) ? Date.now() + ev.next_hand_ms : null;
       return true;
     }
     case 'waiting':

@@ -59,9 +59,9 @@ export function mountTable(container, app, code) {
     h('div', { id: 'table-page', class: 'table-page', dataset: { code } },
       h('header', { class: 'table-bar', id: 'table-bar' }),
       h('div', { id: 'table-notice', class: 'table-notice', 'aria-live': 'polite' }),
+      h('div', { id: 'settlement-area' }),
       h('div', { id: 'board', class: 'board' }),
       h('section', { id: 'me-area', class: 'me-area', 'aria-label': t('table.yourHand') }),
-      h('div', { id: 'settlement-area' }),
       h('div', { id: 'chat-area' }),
       h('div', { id: 'watchers-area' }),
       h('div', { id: 'history-area' })));
@@ -87,7 +87,13 @@ export function updateTable(container, app, code) {
   replace(page.querySelector('#table-notice'), renderNotice(ts, app));
   replace(page.querySelector('#board'), renderBoard(ts, app, game, scene));
   replace(page.querySelector('#me-area'), handOn ? game.renderControls(controlsContext(ts, app)) : null);
-  replace(page.querySelector('#settlement-area'), !handOn && ts.lastResult ? renderLastResult(ts, app, game) : null);
+  const settlementArea = page.querySelector('#settlement-area');
+  replace(settlementArea, !handOn && ts.lastResult ? renderLastResult(ts, app, game) : null);
+  /* a hand just ended: bring its settlement into view (on a phone the player was at their tiles) */
+  if (ts.lastResult && ts.ui.shownSettlement !== ts.lastResult.hand && settlementArea.firstChild) {
+    ts.ui.shownSettlement = ts.lastResult.hand;
+    settlementArea.scrollIntoView({ block: 'start' });
+  }
   const chatArea = page.querySelector('#chat-area');
   if (!chatArea.firstChild && ts.phase !== 'closed') chatArea.appendChild(mountChat(ts, app));
   updateChat(ts, app);
@@ -220,20 +226,40 @@ function renderBoard(ts, app, game, scene) {
 
 /* --- between hands --- */
 
-function renderLastResult(ts, app, game) {
+/*
+ * The bar over the settlement between hands: a countdown to the next hand (the hand_over's
+ * next_hand_ms; main.js's tick() counts it down) and, for a seated player, the Ready button
+ * that starts it sooner. Drawn above the settlement, which is drawn above the board, so a phone
+ * shows both without scrolling.
+ */
+function nextHandBar(ts, app) {
+  if (ts.phase !== 'between_hands') return null;
   const seated = ts.mySeat !== null;
-  const footer = ts.phase === 'between_hands' && seated ? h('div', { class: 'settle-footer' },
-    h('button', { type: 'button', id: 'ready-button', dataset: { focus: 'ready' }, disabled: ts.ui.readySent,
-      onclick: () => {
-        ts.ui.readySent = true;
-        app.rerender();
-        app.command({ type: 'ready', code: ts.code }).then((reply) => {
-          if (!reply) {
-            ts.ui.readySent = false;
-            app.rerender();
-          }
-        });
-      } }, ts.ui.readySent ? t('settle.readySent') : t('settle.ready')),
-    h('span', { class: 'muted' }, t('settle.nextSoon'))) : null;
-  return game.renderSettlement(ts.lastResult, { id: 'settlement', footer });
+  const at = ts.nextHandAt;
+  const countdown = Number.isFinite(at)
+    ? h('span', { id: 'next-hand-countdown', class: 'next-hand-countdown', role: 'timer', dataset: { nextHandAt: String(at) } },
+      nextHandText(at))
+    : h('span', { id: 'next-hand-countdown', class: 'next-hand-countdown' }, t('settle.nextSoon'));
+  const ready = seated ? h('button', { type: 'button', id: 'ready-button', dataset: { focus: 'ready' }, disabled: ts.ui.readySent,
+    onclick: () => {
+      ts.ui.readySent = true;
+      app.rerender();
+      app.command({ type: 'ready', code: ts.code }).then((reply) => {
+        if (!reply) {
+          ts.ui.readySent = false;
+          app.rerender();
+        }
+      });
+    } }, ts.ui.readySent ? t('settle.readySent') : t('settle.ready')) : null;
+  return h('div', { id: 'next-hand', class: 'next-hand-bar' }, countdown, ready);
+}
+
+/* "Next hand in 8 s" until the moment, then "Starting…". */
+export function nextHandText(at) {
+  const left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
+  return left > 0 ? t('settle.nextIn', { n: left }) : t('settle.starting');
+}
+
+function renderLastResult(ts, app, game) {
+  return [nextHandBar(ts, app), game.renderSettlement(ts.lastResult, { id: 'settlement', footer: null })];
 }
