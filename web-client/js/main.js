@@ -97,6 +97,7 @@ const app = {
     });
   },
   logout() {
+    if (playingAny() && !window.confirm(t('account.logoutMidHand'))) return;
     tables.clear();
     state.player = null;
     Object.assign(state.lobby, { tables: [], next: null, total: 0 });
@@ -107,12 +108,19 @@ const app = {
     connection.request(msg).then((snapshot) => app.navigate(`#/t/${snapshot.table}`), showError);
   },
   leaveTable(code) {
+    const ts = tables.get(code);
+    if (ts && ts.phase === 'playing' && ts.mySeat !== null && !window.confirm(t('table.leaveMidHand'))) return;
     connection.request({ type: 'leave_table', code }).catch(() => {}).finally(() => {
       tables.delete(code);
       app.navigate('#/');
     });
   },
 };
+
+/* Whether the player holds a seat in a hand being played (leaving then asks first). */
+function playingAny() {
+  return [...tables.values()].some((ts) => ts.phase === 'playing' && ts.mySeat !== null);
+}
 
 /* --- accounts --- */
 
