@@ -10,6 +10,7 @@
  */
 
 const EN = {
+  'tg.play.singlesOnly': 'Any single tile may lead; your hand has no combination of 2 or more tiles.',
   'tg.table.bankerMark': '莊',
   'tg.tagline': 'Tien Gow tables for four',
   'tg.title': 'Tien Gow 天九',
@@ -141,6 +142,7 @@ const EN = {
 };
 
 const HANT = {
+  'tg.play.singlesOnly': '你手上沒有兩張以上的牌組：領任何單張都可以。',
   'tg.table.bankerMark': '莊',
   'tg.tagline': '四人天九牌桌',
   'tg.title': '天九',
@@ -272,6 +274,7 @@ const HANT = {
 };
 
 const HANS = {
+  'tg.play.singlesOnly': '你手上没有两张以上的牌组：领任何单张都可以。',
   'tg.table.bankerMark': '庄',
   'tg.tagline': '四人天九牌桌',
   'tg.title': '天九',
