@@ -118,6 +118,7 @@ function renderBar(ts, app, game) {
       h('h1', {}, gameTitle(game.name), ' ', h('span', { id: 'table-code', class: 'code' }, ts.code)),
       h('span', { class: 'muted' }, ts.isPublic ? t('table.public') : t('table.private'),
         ts.handsPlayed ? ` · ${t('table.hand', { n: ts.handsPlayed })}` : ''),
+      h('p', { id: 'table-rules', class: 'table-rules' }, tableRules(ts, game)),
       ts.locked ? h('span', { class: 'badge-locked', id: 'table-locked' }, t('table.lockedBadge')) : null),
     share,
     h('div', { class: 'bar-actions' },
@@ -136,6 +137,14 @@ function renderBar(ts, app, game) {
       h('button', { type: 'button', id: 'leave-table', class: 'secondary', dataset: { focus: 'leave-table' },
         onclick: () => app.leaveTable(ts.code) }, t('table.leave'))),
   ];
+}
+
+/* What is played here: the game's rules (what differs from its standard ones), the stake and the turn timer. */
+function tableRules(ts, game) {
+  const parts = [game.optionsSummary ? game.optionsSummary({ ...ts.options, stake: 1 }) : '']; /* the stake is said next */
+  parts.push(t('table.stake', { n: Number.isInteger(ts.options.stake) ? ts.options.stake : 1 }));
+  if (Number.isInteger(ts.turnSeconds) && ts.turnSeconds > 0) parts.push(t('table.turnTimer', { n: ts.turnSeconds }));
+  return parts.filter(Boolean).join(' · ');
 }
 
 /* "History", with the number of hands held once the server has answered ("20+": more to ask). */
