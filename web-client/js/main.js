@@ -14,7 +14,7 @@ import { applyEvent, applyMissed, applySnapshot, applyView, newTable } from './s
 import { mountLobby, updateLobby, normalizeCode, listFilters, CODE_PATTERN, TABLES_PAGE } from './lobby.js';
 import { mountTable, nextHandText, updateTable } from './table.js';
 import { loadHistory } from './history.js';
-import { games, onlyGame } from './games/registry.js';
+import { gameFor, games, onlyGame } from './games/registry.js';
 import { cutChars, limit, setLimits } from './limits.js';
 
 const NAME_KEY = 'teahouse.name';
@@ -175,6 +175,7 @@ function onMessage(msg) {
         if (applyEvent(ts, msg, app.me())) refreshHistory(ts);
         if (msg.event.kind === 'closing') toast(t('table.closed', { why: msg.event.why || '' }), 'error');
         if (msg.event.kind === 'parked') toast(t('table.parked'), 'info');
+        if (msg.event.kind === 'action' && msg.event.by_bot && msg.event.seat === ts.mySeat) timedOut(ts, msg.event);
         if (msg.event.kind === 'removed' && msg.event.player === app.me()) sentAway(msg.table);
         if (msg.event.kind === 'seat_left' && msg.event.removed && msg.event.player === app.me()) {
           toast(t('table.stoodUp'), 'info');
@@ -196,6 +197,13 @@ function onMessage(msg) {
       return;
   }
   render();
+}
+
+/* The timer ran out on this player's turn and a bot played for them: say what it did. */
+function timedOut(ts, ev) {
+  const game = gameFor(ts.info && ts.info.game);
+  const what = game.describeTimeout ? game.describeTimeout(ev, ts.options) : '';
+  toast(what || t('table.timedOut'), 'error');
 }
 
 /* After a hand finished: the history panel (or its count on the button) shows it too. */

@@ -10,6 +10,8 @@
  */
 
 const EN = {
+  'tg.ev.timedOutPlay': 'Time ran out: played {combo} for you.',
+  'tg.ev.timedOutDiscard': 'Time ran out: discarded {n} for you.',
   'tg.play.singlesOnly': 'Any single tile may lead; your hand has no combination of 2 or more tiles.',
   'tg.table.bankerMark': '莊',
   'tg.tagline': 'Tien Gow tables for four',
@@ -142,6 +144,8 @@ const EN = {
 };
 
 const HANT = {
+  'tg.ev.timedOutPlay': '時間到了：已替你打出{combo}。',
+  'tg.ev.timedOutDiscard': '時間到了：已替你墊 {n} 張。',
   'tg.play.singlesOnly': '你手上沒有兩張以上的牌組：領任何單張都可以。',
   'tg.table.bankerMark': '莊',
   'tg.tagline': '四人天九牌桌',
@@ -274,6 +278,8 @@ const HANT = {
 };
 
 const HANS = {
+  'tg.ev.timedOutPlay': '时间到了：已替你打出{combo}。',
+  'tg.ev.timedOutDiscard': '时间到了：已替你垫 {n} 张。',
   'tg.play.singlesOnly': '你手上没有两张以上的牌组：领任何单张都可以。',
   'tg.table.bankerMark': '庄',
   'tg.tagline': '四人天九牌桌',
