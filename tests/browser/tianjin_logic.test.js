@@ -242,7 +242,7 @@ describe('Tianjin fans and payments', () => {
     assert.equal(game.describeEvent({ kind: 'hand_started', hand: 2, game_state: { banker: 2 } }, seats), 'Hand 2 is dealt; West · Bo Bo banks.');
     assert.equal(game.describeEvent({ kind: 'action', seat: 0, discard: '5m', by_bot: true }, seats), 'East · Ah Ma (bot) discards Characters 5 五萬.');
     setLang('zh-Hans', null);
-    assert.equal(game.describeEvent({ kind: 'action', seat: 1, pung: '9p' }, seats), '南 · 电脑 碰九筒。');
+    assert.equal(game.describeEvent({ kind: 'action', seat: 1, pung: '9p' }, seats), '南 · 电脑南 碰九筒。');
     assert.equal(game.describeEvent({ kind: 'action', seat: 0, sit: true }, seats), '东 · Ah Ma 坐庄。');
     setLang('en', null);
   });

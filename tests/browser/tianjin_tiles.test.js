@@ -141,7 +141,7 @@ describe('Tianjin tiles and table in Chromium', () => {
     assert.deepEqual(await page.$$eval('.mj-fans li', (els) => els.map((el) => el.dataset.fan)), ['su', 'zhuo_wu', 'gang_kai', 'long']);
     assert.equal(await page.textContent('.mj-fan-total'), 'Total: 2 × (3 + 4) × 2 = 28 fan');
     const first = await page.textContent('.mj-payment');
-    assert.match(first, /South · Bot pays East · Ah Ma 112 = 28 fan × base 1 × 2 坐庄 × 2 拉庄/);
+    assert.match(first, /South · Bot South pays East · Ah Ma 112 = 28 fan × base 1 × 2 坐庄 × 2 拉庄/);
     assert.match(await page.textContent('#settlement .settle-next'), /East · Ah Ma banks next and must sit/);
     await page.context().close();
   });

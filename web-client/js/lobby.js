@@ -148,14 +148,23 @@ function accountCard(app) {
 function nameForm(app) {
   const submit = (e) => {
     e.preventDefault();
-    const value = e.target.querySelector('#name-input').value.trim();
-    if (value) app.setName(value);
+    const input = e.target.querySelector('#name-input');
+    const value = input.value.trim();
+    const error = e.target.querySelector('#name-error');
+    if (!value) { /* say why rather than ignore the click */
+      error.textContent = t('lobby.nameBlank');
+      input.setAttribute('aria-invalid', 'true');
+      input.focus();
+      return;
+    }
+    app.setName(value);
   };
   return h('form', { id: 'name-form', class: 'card', onsubmit: submit },
     h('h2', {}, t('lobby.nameTitle')),
     field('name-input', t('lobby.nameLabel'), h('input', { id: 'name-input', maxlength: 2 * limit('name_chars'), required: true,
       autocomplete: 'nickname', value: app.state.name || '' })),
     h('p', { class: 'help' }, t('lobby.nameHint')),
+    h('p', { id: 'name-error', class: 'form-error', role: 'alert' }),
     h('button', { type: 'submit', id: 'name-submit' }, t('lobby.nameSave')));
 }
 

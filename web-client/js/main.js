@@ -12,9 +12,9 @@ import { h, replace } from './dom.js';
 import { Connection } from './connection.js';
 import { applyEvent, applyMissed, applySnapshot, applyView, newTable } from './store.js';
 import { mountLobby, updateLobby, normalizeCode, listFilters, CODE_PATTERN, TABLES_PAGE } from './lobby.js';
-import { mountTable, updateTable } from './table.js';
+import { mountTable, nextHandText, updateTable } from './table.js';
 import { loadHistory } from './history.js';
-import { announceGames, games, knownGames, onlyGame } from './games/registry.js';
+import { announceGames, gameFor, games, knownGames, onlyGame } from './games/registry.js';
 import { cutChars, limit, setLimits } from './limits.js';
 
 const NAME_KEY = 'teahouse.name';
@@ -97,6 +97,7 @@ const app = {
     });
   },
   logout() {
+    if (playingAny() && !window.confirm(t('account.logoutMidHand'))) return;
     tables.clear();
     state.player = null;
     Object.assign(state.lobby, { tables: [], next: null, total: 0 });
@@ -107,12 +108,19 @@ const app = {
     connection.request(msg).then((snapshot) => app.navigate(`#/t/${snapshot.table}`), showError);
   },
   leaveTable(code) {
+    const ts = tables.get(code);
+    if (ts && ts.phase === 'playing' && ts.mySeat !== null && !window.confirm(t('table.leaveMidHand'))) return;
     connection.request({ type: 'leave_table', code }).catch(() => {}).finally(() => {
       tables.delete(code);
       app.navigate('#/');
     });
   },
 };
+
+/* Whether the player holds a seat in a hand being played (leaving then asks first). */
+function playingAny() {
+  return [...tables.values()].some((ts) => ts.phase === 'playing' && ts.mySeat !== null);
+}
 
 /* --- accounts --- */
 
@@ -167,6 +175,7 @@ function onMessage(msg) {
         if (applyEvent(ts, msg, app.me())) refreshHistory(ts);
         if (msg.event.kind === 'closing') toast(t('table.closed', { why: msg.event.why || '' }), 'error');
         if (msg.event.kind === 'parked') toast(t('table.parked'), 'info');
+        if (msg.event.kind === 'action' && msg.event.by_bot && msg.event.seat === ts.mySeat) timedOut(ts, msg.event);
         if (msg.event.kind === 'removed' && msg.event.player === app.me()) sentAway(msg.table);
         if (msg.event.kind === 'seat_left' && msg.event.removed && msg.event.player === app.me()) {
           toast(t('table.stoodUp'), 'info');
@@ -188,6 +197,13 @@ function onMessage(msg) {
       return;
   }
   render();
+}
+
+/* The timer ran out on this player's turn and a bot played for them: say what it did. */
+function timedOut(ts, ev) {
+  const game = gameFor(ts.info && ts.info.game);
+  const what = game.describeTimeout ? game.describeTimeout(ev, ts.options) : '';
+  toast(what || t('table.timedOut'), 'error');
 }
 
 /* After a hand finished: the history panel (or its count on the button) shows it too. */
@@ -364,13 +380,14 @@ function toast(text, kind) {
   toastTimer = setTimeout(() => { el.className = 'toast'; el.textContent = ''; }, TOAST_MS);
 }
 
-/* The turn timers count down between server messages. */
+/* The turn timers and the countdown to the next hand count down between server messages. */
 function tick() {
   for (const el of document.querySelectorAll('[data-deadline]')) {
     const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
     el.textContent = t('table.seconds', { n: left });
     el.classList.toggle('urgent', left <= 5);
   }
+  for (const el of document.querySelectorAll('[data-next-hand-at]')) el.textContent = nextHandText(Number(el.dataset.nextHandAt));
 }
 
 /* --- start --- */

@@ -26,7 +26,7 @@ export function playerName(seats, seat) {
   const s = seats && seats[seat];
   if (!s) return t('table.empty');
   if (s.name) return s.name;
-  return s.bot ? t('table.bot') : t('table.empty');
+  return s.bot ? t('table.botNamed', { wind: t('wind.' + seat) }) : t('table.empty'); /* "Bot East": each bot its own name */
 }
 
 /* "East · Ah Ma" / "東 · 阿媽". */

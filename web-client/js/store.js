@@ -12,7 +12,8 @@
  *
  * Who watches (members without a seat, for the host's remove buttons) comes with the snapshot
  * and is followed through joined, left, removed, seat_taken and seat_left; whether the host has
- * locked the table through `locked`.
+ * locked the table through `locked`. The chat panel's lines (chat, and who joined and left) are
+ * kept from the events this page saw.
  *
  * Nothing here reads a game's view or result beyond what every game has (registry.js).
  */
@@ -25,7 +26,9 @@ export function newTable(code) {
     options: {}, isPublic: false, turnSeconds: null, handsPlayed: 0,
     locked: false, /* the host locked it: nobody new may join */
     watchers: [], /* [{ player, name }]: members without a seat */
+    chat: [], /* the chat panel's lines, oldest first: { kind: chat|joined|left|removed, player, from, text } */
     lastResult: null, closed: null,
+    nextHandAt: null, /* local time the next hand starts unless all are ready first (hand_over's next_hand_ms) */
     paused: false, /* the server cannot save moves right now and waits (a `paused` event) */
     stale: false,  /* parked for a restart: join again once reconnected */
     /* hands newest first as the server sent them; oldest: the smallest hand number held */
@@ -127,6 +130,16 @@ function followWatchers(ts, ev, seatsBefore) {
   }
 }
 
+/* The most lines the chat panel keeps. */
+export const CHAT_KEPT = 200;
+
+/* A chat line, or who came and went, for the chat panel. */
+function followChat(ts, ev) {
+  if (ev.kind !== 'chat' && ev.kind !== 'joined' && ev.kind !== 'left' && ev.kind !== 'removed') return;
+  ts.chat.push({ kind: ev.kind, player: ev.player, from: ev.kind === 'chat' ? ev.from : ev.name, text: ev.text || '' });
+  if (ts.chat.length > CHAT_KEPT) ts.chat.splice(0, ts.chat.length - CHAT_KEPT);
+}
+
 /* One event; me is the player's id ("p3"). Returns true when a hand finished. */
 export function applyEvent(ts, msg, me) {
   const ev = msg.event;
@@ -134,6 +147,7 @@ export function applyEvent(ts, msg, me) {
   ts.seq = msg.seq;
   ts.seats = msg.seats || ts.seats;
   followWatchers(ts, ev, seatsBefore);
+  followChat(ts, ev);
   if (msg.view !== undefined) ts.view = msg.view; /* events that change no view come without one */
   ts.deciding = decidingFrom(msg.deciding);
   ts.mySeat = seatOf(ts.seats, me);
@@ -153,6 +167,7 @@ export function applyEvent(ts, msg, me) {
       entry.scores = ts.scores.slice();
       ts.gameState = gameFor(ts.info && ts.info.game).nextGameState(ev.result, ts.gameState);
       ts.lastResult = entry;
+      ts.nextHandAt = Number.isInteger(ev.next_hand_ms) ? Date.now() + ev.next_hand_ms : null;
       return true;
     }
     case 'waiting':

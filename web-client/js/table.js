@@ -2,7 +2,7 @@
  * table — the live table page (#/t/CODE): the bar with the game, the code and share link, the
  * four seats around the middle of the board, the player's own controls while a hand is played,
  * the seat controls between hands (sit, bots, start), the settlement of the last hand with the
- * ready button, the people watching, and the history panel. The host also locks the table
+ * ready button, the chat (chat.js), the people watching, and the history panel. The host also locks the table
  * (nobody new comes in) and removes people: a watcher is sent away, a seated player stood up.
  * What belongs to the game (its badges and figures on a
  * seat, the middle of the board, the player's controls, the settlement) is drawn by the game
@@ -16,6 +16,7 @@ import { t } from './i18n.js';
 import { decisionOf, renderSeat } from './seats.js';
 import { gameFor, gameTitle } from './games/registry.js';
 import { loadHistory, renderHistory } from './history.js';
+import { mountChat, updateChat } from './chat.js';
 
 /* The scene the board draws for the live table. */
 export function liveScene(ts, meId) {
@@ -58,9 +59,10 @@ export function mountTable(container, app, code) {
     h('div', { id: 'table-page', class: 'table-page', dataset: { code } },
       h('header', { class: 'table-bar', id: 'table-bar' }),
       h('div', { id: 'table-notice', class: 'table-notice', 'aria-live': 'polite' }),
+      h('div', { id: 'settlement-area' }),
       h('div', { id: 'board', class: 'board' }),
       h('section', { id: 'me-area', class: 'me-area', 'aria-label': t('table.yourHand') }),
-      h('div', { id: 'settlement-area' }),
+      h('div', { id: 'chat-area' }),
       h('div', { id: 'watchers-area' }),
       h('div', { id: 'history-area' })));
 }
@@ -85,7 +87,16 @@ export function updateTable(container, app, code) {
   replace(page.querySelector('#table-notice'), renderNotice(ts, app));
   replace(page.querySelector('#board'), renderBoard(ts, app, game, scene));
   replace(page.querySelector('#me-area'), handOn ? game.renderControls(controlsContext(ts, app)) : null);
-  replace(page.querySelector('#settlement-area'), !handOn && ts.lastResult ? renderLastResult(ts, app, game) : null);
+  const settlementArea = page.querySelector('#settlement-area');
+  replace(settlementArea, !handOn && ts.lastResult ? renderLastResult(ts, app, game) : null);
+  /* a hand just ended: bring its settlement into view (on a phone the player was at their tiles) */
+  if (ts.lastResult && ts.ui.shownSettlement !== ts.lastResult.hand && settlementArea.firstChild) {
+    ts.ui.shownSettlement = ts.lastResult.hand;
+    settlementArea.scrollIntoView({ block: 'start' });
+  }
+  const chatArea = page.querySelector('#chat-area');
+  if (!chatArea.firstChild && ts.phase !== 'closed') chatArea.appendChild(mountChat(ts, app));
+  updateChat(ts, app);
   replace(page.querySelector('#watchers-area'), renderWatchers(ts, app));
   page.dataset.locked = ts.locked ? 'true' : 'false';
   replace(page.querySelector('#history-area'), ts.ui.showHistory ? renderHistory(ts, app) : null);
@@ -107,6 +118,7 @@ function renderBar(ts, app, game) {
       h('h1', {}, gameTitle(game.name), ' ', h('span', { id: 'table-code', class: 'code' }, ts.code)),
       h('span', { class: 'muted' }, ts.isPublic ? t('table.public') : t('table.private'),
         ts.handsPlayed ? ` · ${t('table.hand', { n: ts.handsPlayed })}` : ''),
+      h('p', { id: 'table-rules', class: 'table-rules' }, tableRules(ts, game)),
       ts.locked ? h('span', { class: 'badge-locked', id: 'table-locked' }, t('table.lockedBadge')) : null),
     share,
     h('div', { class: 'bar-actions' },
@@ -125,6 +137,14 @@ function renderBar(ts, app, game) {
       h('button', { type: 'button', id: 'leave-table', class: 'secondary', dataset: { focus: 'leave-table' },
         onclick: () => app.leaveTable(ts.code) }, t('table.leave'))),
   ];
+}
+
+/* What is played here: the game's rules (what differs from its standard ones), the stake and the turn timer. */
+function tableRules(ts, game) {
+  const parts = [game.optionsSummary ? game.optionsSummary({ ...ts.options, stake: 1 }) : '']; /* the stake is said next */
+  parts.push(t('table.stake', { n: Number.isInteger(ts.options.stake) ? ts.options.stake : 1 }));
+  if (Number.isInteger(ts.turnSeconds) && ts.turnSeconds > 0) parts.push(t('table.turnTimer', { n: ts.turnSeconds }));
+  return parts.filter(Boolean).join(' · ');
 }
 
 /* "History", with the number of hands held once the server has answered ("20+": more to ask). */
@@ -215,20 +235,40 @@ function renderBoard(ts, app, game, scene) {
 
 /* --- between hands --- */
 
-function renderLastResult(ts, app, game) {
+/*
+ * The bar over the settlement between hands: a countdown to the next hand (the hand_over's
+ * next_hand_ms; main.js's tick() counts it down) and, for a seated player, the Ready button
+ * that starts it sooner. Drawn above the settlement, which is drawn above the board, so a phone
+ * shows both without scrolling.
+ */
+function nextHandBar(ts, app) {
+  if (ts.phase !== 'between_hands') return null;
   const seated = ts.mySeat !== null;
-  const footer = ts.phase === 'between_hands' && seated ? h('div', { class: 'settle-footer' },
-    h('button', { type: 'button', id: 'ready-button', dataset: { focus: 'ready' }, disabled: ts.ui.readySent,
-      onclick: () => {
-        ts.ui.readySent = true;
-        app.rerender();
-        app.command({ type: 'ready', code: ts.code }).then((reply) => {
-          if (!reply) {
-            ts.ui.readySent = false;
-            app.rerender();
-          }
-        });
-      } }, ts.ui.readySent ? t('settle.readySent') : t('settle.ready')),
-    h('span', { class: 'muted' }, t('settle.nextSoon'))) : null;
-  return game.renderSettlement(ts.lastResult, { id: 'settlement', footer });
+  const at = ts.nextHandAt;
+  const countdown = Number.isFinite(at)
+    ? h('span', { id: 'next-hand-countdown', class: 'next-hand-countdown', role: 'timer', dataset: { nextHandAt: String(at) } },
+      nextHandText(at))
+    : h('span', { id: 'next-hand-countdown', class: 'next-hand-countdown' }, t('settle.nextSoon'));
+  const ready = seated ? h('button', { type: 'button', id: 'ready-button', dataset: { focus: 'ready' }, disabled: ts.ui.readySent,
+    onclick: () => {
+      ts.ui.readySent = true;
+      app.rerender();
+      app.command({ type: 'ready', code: ts.code }).then((reply) => {
+        if (!reply) {
+          ts.ui.readySent = false;
+          app.rerender();
+        }
+      });
+    } }, ts.ui.readySent ? t('settle.readySent') : t('settle.ready')) : null;
+  return h('div', { id: 'next-hand', class: 'next-hand-bar' }, countdown, ready);
+}
+
+/* "Next hand in 8 s" until the moment, then "Starting…". */
+export function nextHandText(at) {
+  const left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
+  return left > 0 ? t('settle.nextIn', { n: left }) : t('settle.starting');
+}
+
+function renderLastResult(ts, app, game) {
+  return [nextHandBar(ts, app), game.renderSettlement(ts.lastResult, { id: 'settlement', footer: null })];
 }

@@ -51,7 +51,7 @@ export function bankOf(scene) {
 export function seatBadges(scene, seat) {
   const bank = bankOf(scene);
   if (!bank || bank.banker !== seat) return [];
-  return [badge(`莊 ×${bank.multiplier}`, 'badge-banker', `${t('tg.table.banker')} ×${bank.multiplier}`)];
+  return [badge(`${t('tg.table.bankerMark')} ×${bank.multiplier}`, 'badge-banker', `${t('tg.table.banker')} ×${bank.multiplier}`)];
 }
 
 /* Stacks won and tiles held, while there is a hand to show. */

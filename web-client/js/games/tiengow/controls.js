@@ -1,7 +1,8 @@
 /*
  * controls — the player's own part of a live Tien Gow hand: the hint of what to do, the hand with
  * the tiles that can still make a legal play highlighted, the legal multi-tile plays as chips,
- * and the Play, Discard and Clear buttons. Play and Discard are enabled only for a selection the
+ * and the Play, Discard and Clear buttons (no Discard for the leader, who must play). A selection
+ * that is no legal play says why, in the engine's words. Play and Discard are enabled only for a selection the
  * server's legal list allows (play.js), and the click handlers check again before sending.
  *
  * It draws from a controls context (registry.js): the player's view and seat, the seats, the
@@ -9,10 +10,10 @@
  * rerender().
  */
 import { h } from '../../dom.js';
-import { t, tn, lang } from '../../i18n.js';
+import { has, t, tn, lang } from '../../i18n.js';
 import { playerName } from '../../seats.js';
 import { comboName, sortTiles, tilesKey } from './tiles.js';
-import { analyzeSelection, indicesOf } from './play.js';
+import { analyzeSelection, indicesOf, refusalOf } from './play.js';
 import { bestPlay, comboTypeName, tileElement } from './board.js';
 
 /* The player's hand in display order and what the selection allows; hand null for a spectator. */
@@ -47,6 +48,15 @@ function hintText(ctx, mine) {
   return tn('tg.play.follow', n, { combo, type: best ? comboTypeName(best.play, ctx.options) : '' });
 }
 
+/* Why the selection is no legal play, in the engine's words (its refusal code, translated). */
+function whyNotLegal(ctx, mine) {
+  const view = ctx.view;
+  const trick = view.trick && view.trick.plays && view.trick.plays.length ? view.trick : null;
+  const best = trick ? bestPlay(trick) : null;
+  const code = refusalOf(mine.chosen, best ? best.play : null, view.legal, ctx.options);
+  return code && has(`err.${code}`) ? t(`err.${code}`) : t('tg.play.notLegal');
+}
+
 function toggleTile(ctx, i, mine) {
   const selected = new Set(ctx.ui.selected);
   if (selected.has(i)) selected.delete(i);
@@ -76,6 +86,13 @@ function send(ctx, kind) {
   });
 }
 
+/* Under the buttons: why Play is off for the selection (a discard of the right count may still go). */
+function statusText(ctx, mine) {
+  if (!mine.chosen.length || !mine.myTurn || mine.canPlay) return '';
+  if (mine.discardCount !== null && !mine.plays.length) return mine.canDiscard ? '' : tn('tg.play.discardHint', mine.discardCount);
+  return whyNotLegal(ctx, mine);
+}
+
 /* Left and right arrows move between the tiles of the hand. */
 function handKeys(e) {
   if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
@@ -101,22 +118,21 @@ export function renderControls(ctx) {
   const leading = mine.myTurn && !(view.trick && view.trick.plays && view.trick.plays.length);
   const chips = mine.myTurn ? mine.plays.filter((p) => !leading || p.length > 1) : [];
   const selectedKey = tilesKey(mine.chosen);
-  const status = mine.chosen.length && mine.myTurn && !mine.canPlay && !mine.canDiscard
-    ? (mine.discardCount !== null && !mine.plays.length ? tn('tg.play.discardHint', mine.discardCount) : t('tg.play.notLegal'))
-    : '';
+  const status = statusText(ctx, mine);
   return [
     h('p', { id: 'play-hint', class: `play-hint${mine.myTurn ? ' my-turn' : ''}` }, hintText(ctx, mine)),
     h('div', { id: 'hand', class: 'hand', role: 'group', 'aria-label': t('table.yourHand'), onkeydown: handKeys }, tiles),
-    chips.length || leading ? h('div', { class: 'legal-plays', role: 'group', 'aria-label': t('tg.play.legal') },
+    chips.length ? h('div', { class: 'legal-plays', role: 'group', 'aria-label': t('tg.play.legal') },
       h('span', { class: 'legal-label' }, `${t('tg.play.legal')}:`),
       chips.map((p) => h('button', { type: 'button', class: `legal-play${tilesKey(p) === selectedKey ? ' active' : ''}`,
         dataset: { tiles: p.join(','), focus: `legal-${p.join(',')}` }, onclick: () => selectPlay(ctx, hand, p) },
       comboName(p, lang(), ctx.options))),
       leading ? h('span', { class: 'muted' }, t('tg.play.anySingle')) : null) : null,
+    leading && !chips.length ? h('p', { class: 'legal-plays muted' }, t('tg.play.singlesOnly')) : null,
     h('div', { class: 'actions' },
       h('button', { type: 'button', id: 'play-button', dataset: { focus: 'play' },
         disabled: !(mine.myTurn && mine.canPlay) || ui.pending, onclick: () => send(ctx, 'play') }, t('tg.play.play')),
-      h('button', { type: 'button', id: 'discard-button', class: 'secondary', dataset: { focus: 'discard' },
+      leading ? null : h('button', { type: 'button', id: 'discard-button', class: 'secondary', dataset: { focus: 'discard' },
         disabled: !(mine.myTurn && mine.canDiscard) || ui.pending, onclick: () => send(ctx, 'discard') },
       mine.discardCount !== null ? `${t('tg.play.discard')} ${mine.discardCount}` : t('tg.play.discard')),
       h('button', { type: 'button', id: 'clear-button', class: 'link', dataset: { focus: 'clear' },

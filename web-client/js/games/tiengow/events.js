@@ -1,7 +1,7 @@
 /*
  * events — how a step of a Tien Gow hand is told under the history's replay: the deal with its
  * banker and multiplier, a play named as its combination, a discard as its count (its faces are
- * never sent).
+ * never sent); and what a bot did for the player whose time ran out.
  */
 import { t, lang } from '../../i18n.js';
 import { seatName } from '../../seats.js';
@@ -19,4 +19,10 @@ export function describeEvent(ev, seats, options) {
     return t('tg.ev.discard', { name: seatName(seats, ev.seat) + bot, n: ev.discard });
   }
   return '';
+}
+
+/* What a bot did for the player when their turn's time ran out, in their language. */
+export function describeTimeout(ev, options) {
+  if (ev.play) return t('tg.ev.timedOutPlay', { combo: comboName(ev.play, lang(), options) });
+  return t('tg.ev.timedOutDiscard', { n: ev.discard });
 }

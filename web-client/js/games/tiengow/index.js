@@ -12,7 +12,7 @@ import { optionEditor, optionsSummary, readOptions } from './options.js';
 import { decidingInView, renderReplayHand, renderTrick, seatBadges, seatStats } from './board.js';
 import { renderControls } from './controls.js';
 import { renderSettlement } from './settlement_view.js';
-import { describeEvent } from './events.js';
+import { describeEvent, describeTimeout } from './events.js';
 
 /* The banker and multiplier of the hand after one with this result. */
 function nextGameState(result, gameState) {
@@ -40,6 +40,7 @@ export default {
   nextGameState,
 
   describeEvent,
+  describeTimeout,
   decidingInView,
   renderReplayHand,
 };

@@ -4,9 +4,11 @@
  * right count (Discard), and which tiles to highlight as still able to make a legal play.
  *
  * The server sends the legal plays of the seat to act; the client never invents one, so an
- * illegal selection cannot reach the server from the buttons.
+ * illegal selection cannot reach the server from the buttons. Why a selection is not a legal
+ * play is said with the engine's own refusal code (PROTOCOL.md "Game codes"), so the player
+ * reads the words the server would have answered.
  */
-import { tilesKey } from './tiles.js';
+import { comboInfo, tilesKey } from './tiles.js';
 
 /* Removes one copy of each face of `part` from `whole`; null if `part` is not inside it. */
 function minus(whole, part) {
@@ -50,4 +52,25 @@ export function indicesOf(hand, faces) {
     used.add(i);
   }
   return used;
+}
+
+/*
+ * The engine's code for why `chosen` (faces, not empty) is no legal play: best is the best play
+ * of the open trick (null when leading), legal the view's `legal`. null when it is legal.
+ */
+export function refusalOf(chosen, best, legal, options) {
+  const plays = (legal && legal.plays) || [];
+  const key = tilesKey(chosen);
+  if (plays.some((p) => tilesKey(p) === key)) return null;
+  const info = comboInfo(chosen, options);
+  if (!best) return chosen.length > 4 ? 'wrong_count' : info ? null : 'not_a_combination';
+  if (chosen.length !== best.length) return 'wrong_count';
+  if (legal && legal.barred) return 'barred_from_final';
+  if (!info) return 'not_a_combination';
+  if (info.type === 'supreme') return 'supreme_only_led';
+  const led = comboInfo(best, options);
+  if (led && led.type === 'supreme') return 'nothing_beats';
+  if (led && led.type !== info.type) return 'wrong_type';
+  if (led && led.hant === '文尊') return 'only_long_leg_pair_beats';
+  return plays.length ? 'does_not_beat' : 'nothing_beats';
 }

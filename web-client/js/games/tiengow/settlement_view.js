@@ -103,7 +103,7 @@ export function renderSettlement(entry, extra) {
   }
 
   const rows = [0, 1, 2, 3].map((seat) => h('tr', { class: seat === ex.winner ? 'winner' : '', dataset: { seat: String(seat) } },
-    h('th', { scope: 'row' }, seatName(seats, seat), seat === bank.banker ? ' 莊' : ''),
+    h('th', { scope: 'row' }, seatName(seats, seat), seat === bank.banker ? ` ${t('tg.table.bankerMark')}` : ''),
     h('td', {}, String(entry.result.stacks[seat])),
     h('td', { class: 'net' }, signed(ex.net[seat])),
     entry.scores ? h('td', { class: 'total' }, signed(entry.scores[seat])) : null));

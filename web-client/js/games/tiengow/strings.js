@@ -10,6 +10,10 @@
  */
 
 const EN = {
+  'tg.ev.timedOutPlay': 'Time ran out: played {combo} for you.',
+  'tg.ev.timedOutDiscard': 'Time ran out: discarded {n} for you.',
+  'tg.play.singlesOnly': 'Any single tile may lead; your hand has no combination of 2 or more tiles.',
+  'tg.table.bankerMark': '莊',
   'tg.tagline': 'Tien Gow tables for four',
   'tg.title': 'Tien Gow 天九',
   'tg.create.rules': 'Rule options (rules §7)',
@@ -140,6 +144,10 @@ const EN = {
 };
 
 const HANT = {
+  'tg.ev.timedOutPlay': '時間到了：已替你打出{combo}。',
+  'tg.ev.timedOutDiscard': '時間到了：已替你墊 {n} 張。',
+  'tg.play.singlesOnly': '你手上沒有兩張以上的牌組：領任何單張都可以。',
+  'tg.table.bankerMark': '莊',
   'tg.tagline': '四人天九牌桌',
   'tg.title': '天九',
   'tg.create.rules': '規則選項（規則 §7）',
@@ -270,13 +278,17 @@ const HANT = {
 };
 
 const HANS = {
+  'tg.ev.timedOutPlay': '时间到了：已替你打出{combo}。',
+  'tg.ev.timedOutDiscard': '时间到了：已替你垫 {n} 张。',
+  'tg.play.singlesOnly': '你手上没有两张以上的牌组：领任何单张都可以。',
+  'tg.table.bankerMark': '庄',
   'tg.tagline': '四人天九牌桌',
   'tg.title': '天九',
   'tg.create.rules': '规则选项（规则 §7）',
   'tg.opt.stake': '每单位注码',
   'tg.opt.stake.help': '每个金额都是单位 × 注码。',
   'tg.opt.wen_zun': '文尊',
-  'tg.opt.wen_zun.help': '领出的一对铜锤六只有一对高脚七能打；另有擒尊，单张铜锤六也算么。',
+  'tg.opt.wen_zun.help': '领出的一对铜锤六只有一对高脚七能打；另有擒尊，单张铜锤六也算幺。',
   'tg.opt.rotation': '下一局庄家',
   'tg.opt.rotation.fly': '飞庄：赢家做庄',
   'tg.opt.rotation.turn': '轮庄：轮流做庄',
@@ -350,7 +362,7 @@ const HANS = {
   'tg.settle.banker': '{name} 做庄，倍数 ×{m}。',
   'tg.settle.endings': '特殊结尾：{list} = ×{M}',
   'tg.settle.noEnding': '没有特殊结尾（×1）。',
-  'tg.settle.qinEnding': '擒（么双擒四）：{leader} 最后一墩领出么，被 {winner} 擒住 — 以 ×{q} 代替结尾倍数。',
+  'tg.settle.qinEnding': '擒（幺双擒四）：{leader} 最后一墩领出幺，被 {winner} 擒住 — 以 ×{q} 代替结尾倍数。',
   'tg.settle.perLoser': '各输家对赢家的计算（规则 §4）',
   'tg.settle.stacks': '{n} 栋',
   'tg.settle.stacks.one': '{n} 栋',
@@ -376,7 +388,7 @@ const HANS = {
   'tg.settle.total': '合计',
   'tg.ending.eight': '八支 ×4',
   'tg.ending.seven': '七支 ×2',
-  'tg.ending.yao': '么结 ×2',
+  'tg.ending.yao': '幺结 ×2',
   'tg.ending.zun': '包尊 ×2',
   'tg.ending.quartet': '四大包 ×4',
   'tg.ending.natural': '例牌',
