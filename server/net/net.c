@@ -41,6 +41,7 @@
 
 #include "log.h"
 #include "metrics.h"
+#include "net_http.h"
 #include "peers.h"
 #include "text.h"
 
@@ -118,6 +119,7 @@ typedef struct net_socket {
 typedef struct net_session {
     unsigned char *http_body; /* LWS_PRE + http_body_len bytes waiting for HTTP_WRITEABLE */
     size_t http_body_len;
+    net_request *request;     /* an application route's request (net_http.c), or NULL */
     net_conn conn;            /* used once the connection is a WebSocket */
 } net_session;
 
@@ -129,6 +131,7 @@ struct net_server {
     net_handlers handlers;
     metrics metrics;
     peers *peers;
+    net_routes *routes;
 
     net_conn *conns;
     size_t conn_count;
@@ -293,6 +296,11 @@ const char *net_conn_peer(const net_conn *conn)
 size_t net_connection_count(const net_server *server)
 {
     return server->conn_count;
+}
+
+bool net_route_add(net_server *server, const net_route *route)
+{
+    return net_routes_add(server->routes, route);
 }
 
 int net_port(const net_server *server)
@@ -848,17 +856,84 @@ static int serve_static(net_server *server, struct lws *wsi, const char *uri)
     return 0;
 }
 
-/* LWS_CALLBACK_HTTP: every request that is not a WebSocket upgrade. The game port serves
- * /healthz and the static files; the operator's port /metrics and /healthz. */
+/* The request's method, from the token lws filled in for its request line. */
+static const char *http_method(struct lws *wsi, char *uri, size_t cap)
+{
+    static const struct {
+        enum lws_token_indexes token;
+        const char *name;
+    } methods[] = {
+        {WSI_TOKEN_GET_URI, "GET"},       {WSI_TOKEN_POST_URI, "POST"},
+        {WSI_TOKEN_PUT_URI, "PUT"},       {WSI_TOKEN_DELETE_URI, "DELETE"},
+        {WSI_TOKEN_PATCH_URI, "PATCH"},   {WSI_TOKEN_OPTIONS_URI, "OPTIONS"},
+#if defined(LWS_WITH_HTTP_UNCOMMON_HEADERS)
+        {WSI_TOKEN_HEAD_URI, "HEAD"},
+#endif
+    };
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        if (lws_hdr_total_length(wsi, methods[i].token) <= 0)
+            continue;
+        if (lws_hdr_copy(wsi, uri, (int)cap, methods[i].token) <= 0)
+            uri[0] = '\0'; /* no path that long is ours */
+        return methods[i].name;
+    }
+    return NULL;
+}
+
+/* Over TLS: ours, or a trusted proxy's word (X-Forwarded-Proto: https). */
+static bool http_secure(struct lws *wsi)
+{
+    if (lws_is_ssl(wsi))
+        return true;
+    const net_socket *sock = socket_of(wsi);
+    char proto[16];
+    static const char name[] = "x-forwarded-proto:";
+    return sock && sock->via_proxy &&
+           lws_hdr_custom_copy(wsi, proto, sizeof proto, name, sizeof name - 1) > 0 &&
+           strcasecmp(proto, "https") == 0;
+}
+
+/* An application route's request (net_http.c) on the game port, if a route takes it. */
+static net_http_taken take_for_route(net_server *server, struct lws *wsi, net_session *session,
+                                     const char *method, const char *uri)
+{
+    if (!session || !uri[0])
+        return NET_HTTP_NOT_OURS;
+    const net_socket *sock = socket_of(wsi);
+    char peer[PEERS_ADDR_TEXT] = "unknown";
+    if (sock)
+        snprintf(peer, sizeof peer, "%s", sock->client);
+    else
+        lws_get_peer_simple(wsi, peer, sizeof peer);
+    net_http_taken taken = net_http_take(server->routes, wsi, &session->request, method, uri, peer,
+                                         http_secure(wsi));
+    if (taken != NET_HTTP_NOT_OURS)
+        server->metrics.http_requests++;
+    return taken;
+}
+
+/* LWS_CALLBACK_HTTP: every request that is not a WebSocket upgrade. The game port serves the
+ * application's routes, /healthz and the static files; the operator's port /metrics and
+ * /healthz. */
 static int on_http_request(net_server *server, struct lws *wsi, net_session *session)
 {
     char uri[1024];
 
-    if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
-        return http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED); /* only GET, here */
-    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
-        return http_status(wsi, HTTP_STATUS_NOT_FOUND); /* no path that long is ours */
+    const char *method = http_method(wsi, uri, sizeof uri);
+    if (!method)
+        return http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED);
     bool operator_port = lws_get_vhost(wsi) == server->metrics_vhost;
+    if (!operator_port) {
+        switch (take_for_route(server, wsi, session, method, uri)) {
+        case NET_HTTP_TAKEN: return 0;
+        case NET_HTTP_FAILED: return -1;
+        case NET_HTTP_NOT_OURS: break;
+        }
+    }
+    if (strcmp(method, "GET") != 0)
+        return http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED); /* only GET, here */
+    if (!uri[0])
+        return http_status(wsi, HTTP_STATUS_NOT_FOUND); /* no path that long is ours */
     if (strcmp(uri, "/healthz") == 0) {
         server->metrics.http_requests++;
         return serve_healthz(wsi, session);
@@ -927,19 +1002,32 @@ static int net_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
 
     case LWS_CALLBACK_HTTP:
         return on_http_request(server, wsi, session);
+    case LWS_CALLBACK_HTTP_BODY:
+        if (session && session->request)
+            return net_http_body(session->request, in, len);
+        break;
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        if (session && session->request)
+            return net_http_body_done(session->request);
+        break;
     case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (session && session->request)
+            return net_http_writeable(session->request);
         if (session && session->http_body)
             return on_http_writeable(wsi, session);
         break;
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
     case LWS_CALLBACK_CLOSED_HTTP:
-        if (session)
+        if (session) {
             free_http_body(session);
+            net_http_gone(&session->request);
+        }
         break;
     case LWS_CALLBACK_WSI_DESTROY:
         /* last call for any connection, user data still intact: make sure nothing leaks */
         if (session) {
             free_http_body(session);
+            net_http_gone(&session->request);
             on_ws_closed(&session->conn);
         }
         forget_socket(server, wsi);
@@ -1259,6 +1347,7 @@ static void free_server(net_server *server)
         free(server->allowed_origins[i]);
     free(server->allowed_origins);
     peers_destroy(server->peers);
+    net_routes_free(server->routes);
     free(server);
 }
 
@@ -1280,6 +1369,9 @@ static bool setup_policy(net_server *server, const net_config *config)
         log_error("net: %s", error);
         return false;
     }
+    server->routes = net_routes_new();
+    if (!server->routes)
+        return false;
     if (config->n_allowed_origins) {
         server->allowed_origins = calloc(config->n_allowed_origins, sizeof(char *));
         if (!server->allowed_origins)

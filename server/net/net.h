@@ -28,6 +28,11 @@
  * and Referrer-Policy: no-referrer. Static files are served only if they are regular files
  * whose real path (symbolic links resolved) lies inside the real web root.
  *
+ * HTTP routes of the application (net_route_add): a method and a path prefix of the game port
+ * whose requests net hands to the application, which answers them when it likes — at once, or
+ * later from a store callback — with one whole body (net_respond) or a streamed one written in
+ * chunks as they come (net_stream_*), paced by the client's reading. See "HTTP routes" below.
+ *
  * Hostile clients: sockets are admitted by peers.h's rule (a cap per client address, a reserve
  * of descriptors for new addresses and one for the operator's port); behind a reverse proxy the
  * client address is the one a trusted proxy names. net_close() flushes what is already queued,
@@ -110,6 +115,86 @@ const char *net_conn_peer(const net_conn *conn);
 
 /* Number of open WebSocket connections. */
 size_t net_connection_count(const net_server *server);
+
+/* ---- HTTP routes --------------------------------------------------------------------------
+ *
+ * A request is handed over whole: its method, path (before '?', percent-decoded by lws), query
+ * parameters (decoded), the headers its route asked for, the client's address, and for a
+ * method with a body the body (at most the route's max_body bytes: a longer one is answered
+ * 413 by net and never handed over). The routes are matched in the order added, by exact
+ * method and path prefix, on the game port only; a path under a route's prefix whose method no
+ * route takes is answered 405. Everything else (static files, /healthz, /ws) is as before.
+ *
+ * Every request handed to on_request is answered exactly once by the application, with
+ * net_respond() or net_stream_begin() … net_stream_end(), even when its client has gone away
+ * (net_request_gone() says so; the answer is then dropped). Until that answer the request stays
+ * valid, whatever the client does; after it the application must not touch it. Requests are
+ * answered before net_destroy() (which frees any left, unanswered).
+ *
+ * A streamed answer has no Content-Length: its body ends when the connection closes (HTTP/1.1,
+ * "Connection: close"). net_stream_write() copies the bytes into the request's queue and never
+ * blocks; the application keeps net_stream_queued() small — writing, say, up to 64 KiB — and
+ * writes more when on_writable says the queue has gone out to the socket. on_writable is called
+ * once also when the client goes away while a stream is open (net_stream_write then answers
+ * false): that is the moment to stop producing and call net_stream_end().
+ */
+
+#define NET_ROUTES_MAX 8
+#define NET_ROUTE_HEADERS_MAX 8   /* headers one route may ask for */
+#define NET_HEADER_VALUE_MAX 4096 /* a longer header value is not read (as if absent) */
+#define NET_RESPONSE_HEADERS_CAP 2048 /* bytes of extra response headers one answer may add */
+
+typedef struct net_request net_request;
+
+typedef struct net_route {
+    const char *method;       /* "GET", "POST", "PUT", "DELETE" or "PATCH" */
+    const char *prefix;       /* a path prefix, e.g. "/api/admin/" */
+    size_t max_body;          /* bytes of request body accepted (0: none) */
+    /* Header names the handler reads (lowercase, no colon: "cookie", "x-csrf-token"), at most
+     * NET_ROUTE_HEADERS_MAX; NULL-terminated, NULL for none. Copied. */
+    const char *const *headers;
+    void (*on_request)(void *ctx, net_request *request);
+    /* A streamed answer's queue has gone out, or its client went away (may be NULL when the
+     * route never streams). */
+    void (*on_writable)(void *ctx, net_request *request);
+    void *ctx;
+} net_route;
+
+/* Adds a route (copied). False when NET_ROUTES_MAX are taken or the route is malformed. */
+bool net_route_add(net_server *server, const net_route *route);
+
+const char *net_request_method(const net_request *request);
+const char *net_request_path(const net_request *request);
+/* The decoded value of the first query parameter `name`, "" for "?name" alone; NULL if absent. */
+const char *net_request_query(const net_request *request, const char *name);
+/* A header the route asked for (name as given there); NULL if absent or too long. */
+const char *net_request_header(const net_request *request, const char *name);
+/* The body (NUL-terminated after *len bytes; "" when none). */
+const char *net_request_body(const net_request *request, size_t *len);
+/* The client's address, as net_conn_peer gives it. */
+const char *net_request_peer(const net_request *request);
+/* The client reached us over TLS: ours, or a trusted proxy's saying X-Forwarded-Proto: https. */
+bool net_request_secure(const net_request *request);
+/* The client is known to have gone away: the answer will be dropped. lws learns it when it
+ * next reads or writes the socket; a client that leaves while its request waits for a whole
+ * answer may only be found gone when that answer is written (and dropped). */
+bool net_request_gone(const net_request *request);
+void net_request_set_data(net_request *request, void *data);
+void *net_request_data(const net_request *request);
+
+/* Adds a response header ("set-cookie", "value") before the answer begins; false when the
+ * room (NET_RESPONSE_HEADERS_CAP) is used up or the text holds a line break. */
+bool net_response_header(net_request *request, const char *name, const char *value);
+
+/* The whole answer (body copied); the request is the application's no more. */
+void net_respond(net_request *request, unsigned status, const char *content_type, const char *body,
+                 size_t len);
+
+/* A streamed answer: its status and type, then chunks, then the end. */
+void net_stream_begin(net_request *request, unsigned status, const char *content_type);
+bool net_stream_write(net_request *request, const char *data, size_t len);
+size_t net_stream_queued(const net_request *request);
+void net_stream_end(net_request *request); /* the request is the application's no more */
 
 /*
  * Shutdown in two steps, on a foreign loop as libwebsockets 4.1 requires: net_stop() stops

@@ -53,6 +53,7 @@ const char *store_kind_name(store_kind kind)
         [STORE_KIND_RECOVER] = "recover",
         [STORE_KIND_LEDGER_VERIFY] = "ledger_verify",
         [STORE_KIND_GUESTS_EXPIRE] = "guests_expire",
+        [STORE_KIND_LEDGER_QUERY] = "ledger_query",
     };
     if ((unsigned)kind >= STORE_KIND_COUNT)
         return "unknown";

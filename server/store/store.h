@@ -359,6 +359,56 @@ bool store_ledger_verify(store *s, store_verify_cb cb, void *ctx);
  * without one. */
 bool store_ledger_verify_path(const char *path, const char *key_path, store_ledger_check *check, store_error *error);
 
+/* ---- The ledger for admins ---- */
+
+#define STORE_LEDGER_PAGE_MAX 1000 /* rows in one answer of store_ledger_query at most */
+
+/* Which rows: each field narrows, its zero or "" means any. The texts are matched exactly, as
+ * values (never as SQL). */
+typedef struct store_ledger_filter {
+    int64_t player_id;
+    int64_t table_id;
+    char code[STORE_SHORT_TEXT];     /* the table's code (a private table's too) */
+    char game[STORE_SHORT_TEXT];
+    char reason[STORE_SHORT_TEXT];
+    int64_t from_ms;                 /* at >= from_ms (0: no bound) */
+    int64_t to_ms;                   /* at < to_ms (0: no bound) */
+} store_ledger_filter;
+
+typedef struct store_ledger_line {
+    int64_t id;
+    int64_t at_ms;
+    int64_t table_id;
+    char code[STORE_SHORT_TEXT];
+    char game[STORE_SHORT_TEXT];
+    int64_t hand_id;
+    int64_t hand_number;
+    int64_t player_id;               /* 0 for a bot's seat */
+    char nickname[STORE_NAME_MAX + 1]; /* the player's current nickname, "" for a bot */
+    int seat;
+    int64_t units;
+    char reason[STORE_SHORT_TEXT];
+    int64_t balance_after;           /* 0 for a bot's seat */
+} store_ledger_line;
+
+typedef struct store_ledger_totals {
+    int64_t rows;
+    int64_t units;                   /* the sum: 0 over whole hands */
+    int64_t won;                     /* the sum of the positive rows */
+    int64_t lost;                    /* the sum of the negative rows (<= 0) */
+} store_ledger_totals;
+
+/* Answers valid only during the callback. totals is NULL unless asked for. */
+typedef void (*store_ledger_cb)(void *ctx, const store_error *error, const store_ledger_line *rows, size_t n,
+                                const store_ledger_totals *totals);
+
+/* The filtered rows newest first (id descending): those with id < before (0: from the newest),
+ * at most limit (1 to STORE_LEDGER_PAGE_MAX). Row ids only grow, so paging by the last id seen
+ * neither repeats nor loses a row while rows are being added. With_totals adds the totals of
+ * every row the filter keeps (not only this page's, and regardless of before). */
+bool store_ledger_query(store *s, const store_ledger_filter *filter, int64_t before, int limit, bool with_totals,
+                        store_ledger_cb cb, void *ctx);
+
 /* ---- Administration from the command line, never from the network ---- */
 
 /* Sets or clears the admin flag of the account `name`, on the database at path (migrating it

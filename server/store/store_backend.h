@@ -134,6 +134,13 @@ typedef struct store_in_expire {      /* store_guests_expire */
     int limit;                        /* 1 to STORE_EXPIRE_MAX */
 } store_in_expire;
 
+typedef struct store_in_ledger {      /* store_ledger_query */
+    store_ledger_filter filter;
+    int64_t before;                   /* 0: from the newest */
+    int limit;                        /* 1 to STORE_LEDGER_PAGE_MAX */
+    bool with_totals;
+} store_in_ledger;
+
 /* What a request answers (the fields of its kind). Owned by the request until delivered. */
 typedef struct store_out {
     int64_t id;                       /* or a count */
@@ -144,6 +151,9 @@ typedef struct store_out {
     size_t n_summaries;
     store_hand *hand;
     store_hand_summary summary;
+    store_ledger_line *rows;           /* malloc'd */
+    size_t n_rows;
+    store_ledger_totals totals;
 } store_out;
 
 typedef struct store_req store_req;
@@ -165,6 +175,7 @@ struct store_req {
         store_hands_cb hands;
         store_hand_cb hand;
         store_count_cb count;
+        store_ledger_cb ledger;
     } cb;
     void *ctx;
     uv_work_t work;
@@ -181,6 +192,7 @@ struct store_req {
         store_in_hands hands;
         store_in_hand_get hand_get;
         store_in_expire expire;
+        store_in_ledger ledger;
     } in;
     store_out out;
 };
@@ -224,6 +236,9 @@ typedef struct store_backend_ops {
                              store_error *error);
     store_status (*recover)(void *b, store_recovery **out, store_error *error);
     store_status (*guests_expire)(void *b, const store_in_expire *in, int64_t *count, store_error *error);
+    /* A page of rows (*rows malloc'd, the caller frees it) and, if asked, the totals. */
+    store_status (*ledger_query)(void *b, const store_in_ledger *in, store_ledger_line **rows, size_t *n,
+                                 store_ledger_totals *totals, store_error *error);
 
     /* The highest player id stored (0 when none), before the runner starts (loop thread). */
     store_status (*max_player_id)(void *b, int64_t *id, store_error *error);

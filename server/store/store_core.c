@@ -139,6 +139,9 @@ static void forget_reads(store_req *r)
     store_summary_clear(&r->out.summary);
     store_recovery_free(r->out.recovery);
     r->out.recovery = NULL;
+    free(r->out.rows);
+    r->out.rows = NULL;
+    r->out.n_rows = 0;
 }
 
 /* The request's copies of its input: secrets wiped, JSON texts and ledger rows freed. */
@@ -216,6 +219,10 @@ static void deliver(store_req *r)
         break;
     case STORE_KIND_GUESTS_EXPIRE:
         r->cb.count(r->ctx, &r->error, ok ? r->out.id : 0);
+        break;
+    case STORE_KIND_LEDGER_QUERY:
+        r->cb.ledger(r->ctx, &r->error, ok ? r->out.rows : NULL, ok ? r->out.n_rows : 0,
+                     ok && r->in.ledger.with_totals ? &r->out.totals : NULL);
         break;
     case STORE_KIND_RECOVER:
     case STORE_KIND_COUNT:
@@ -438,6 +445,7 @@ static bool request_writes(const store_req *r)
     case STORE_KIND_HAND_GET:
     case STORE_KIND_RECOVER:
     case STORE_KIND_LEDGER_VERIFY:
+    case STORE_KIND_LEDGER_QUERY:
         return false;
     case STORE_KIND_LOGIN:
         return r->stage == 2;
@@ -489,6 +497,10 @@ static store_status run_request(store *s, store_req *r)
         return ops->verify_ledger(b, &r->out.check, e);
     case STORE_KIND_GUESTS_EXPIRE:
         return ops->guests_expire(b, &r->in.expire, &r->out.id, e);
+    case STORE_KIND_LEDGER_QUERY:
+        forget_reads(r);
+        r->out.totals = (store_ledger_totals){0};
+        return ops->ledger_query(b, &r->in.ledger, &r->out.rows, &r->out.n_rows, &r->out.totals, e);
     case STORE_KIND_COUNT:
         break;
     }

@@ -22,6 +22,7 @@ typedef enum store_kind {
     STORE_KIND_RECOVER,         /* store_recover */
     STORE_KIND_LEDGER_VERIFY,   /* store_ledger_verify */
     STORE_KIND_GUESTS_EXPIRE,   /* store_guests_expire */
+    STORE_KIND_LEDGER_QUERY,    /* store_ledger_query */
     STORE_KIND_COUNT
 } store_kind;
 

@@ -332,6 +332,60 @@ static bool player_is_kept(const store_memory *m, int64_t id)
 }
 
 /* The stale guest seen longest ago, or NULL. */
+/* ---- The ledger for admins ---- */
+
+static bool row_kept(const store_memory *m, const store_memory_row *row, const store_ledger_filter *f)
+{
+    const store_table *t = &m->tables[row->table_id - 1];
+    return (f->player_id == 0 || row->player_id == f->player_id) && (f->table_id == 0 || row->table_id == f->table_id) &&
+           (f->code[0] == '\0' || strcmp(t->code, f->code) == 0) &&
+           (f->game[0] == '\0' || strcmp(t->game, f->game) == 0) &&
+           (f->reason[0] == '\0' || strcmp(row->reason, f->reason) == 0) &&
+           (f->from_ms == 0 || row->at_ms >= f->from_ms) && (f->to_ms == 0 || row->at_ms < f->to_ms);
+}
+
+static void fill_row(store_memory *m, const store_memory_row *row, store_ledger_line *out)
+{
+    const store_table *t = &m->tables[row->table_id - 1];
+    const mem_player *p = row->player_id ? player_at(m, row->player_id) : NULL;
+    *out = (store_ledger_line){.id = row->id, .at_ms = row->at_ms, .table_id = row->table_id,
+                              .hand_id = row->hand_id, .hand_number = m->hands[row->hand_id - 1].pub.number,
+                              .player_id = row->player_id, .seat = row->seat, .units = row->units,
+                              .balance_after = row->balance_after};
+    snprintf(out->code, sizeof out->code, "%s", t->code);
+    snprintf(out->game, sizeof out->game, "%s", t->game);
+    snprintf(out->reason, sizeof out->reason, "%s", row->reason);
+    snprintf(out->nickname, sizeof out->nickname, "%s", p ? p->pub.nickname : "");
+}
+
+static store_status mem_ledger_query(void *b, const store_in_ledger *in, store_ledger_line **rows, size_t *n,
+                                     store_ledger_totals *totals, store_error *error)
+{
+    store_memory *m = b;
+    *n = 0;
+    *rows = malloc((size_t)in->limit * sizeof **rows);
+    if (*rows == NULL)
+        return store_error_set(error, STORE_INTERNAL, "Out of memory reading the ledger.");
+    for (size_t i = m->n_rows; i-- > 0;) { /* row id i + 1, newest first */
+        const store_memory_row *row = &m->ledger[i];
+        if (!row_kept(m, row, &in->filter))
+            continue;
+        if (in->with_totals) {
+            totals->rows++;
+            totals->units += row->units;
+            if (row->units > 0)
+                totals->won += row->units;
+            else
+                totals->lost += row->units;
+        }
+        if (*n < (size_t)in->limit && (in->before == 0 || row->id < in->before))
+            fill_row(m, row, &(*rows)[(*n)++]);
+        else if (!in->with_totals && *n == (size_t)in->limit)
+            break;
+    }
+    return STORE_OK;
+}
+
 static mem_player *stalest_guest(store_memory *m, int64_t seen_before_ms)
 {
     mem_player *found = NULL;
@@ -891,6 +945,7 @@ const store_backend_ops store_memory_ops = {
     .hand_get = mem_hand_get,
     .recover = mem_recover,
     .guests_expire = mem_guests_expire,
+    .ledger_query = mem_ledger_query,
     .max_player_id = mem_max_player_id,
     .verify_ledger = mem_verify_ledger,
     .close = mem_close,

@@ -311,6 +311,20 @@ bool store_hand_get(store *s, int64_t table_id, int64_t number, store_hand_cb cb
     return true;
 }
 
+bool store_ledger_query(store *s, const store_ledger_filter *filter, int64_t before, int limit, bool with_totals,
+                        store_ledger_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_LEDGER_QUERY, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.ledger = cb;
+    if (store_validate_ledger_query(filter, before, limit, &r->error) == STORE_OK)
+        r->in.ledger = (store_in_ledger){.filter = *filter, .before = before, .limit = limit,
+                                         .with_totals = with_totals};
+    store_req_submit(r);
+    return true;
+}
+
 bool store_ledger_verify(store *s, store_verify_cb cb, void *ctx)
 {
     store_req *r = store_req_new(s, STORE_KIND_LEDGER_VERIFY, ctx);

@@ -325,6 +325,7 @@ static const store_backend_ops sqlite_ops = {
     .hand_get = sqlite_hand_get,
     .recover = sqlite_recover,
     .guests_expire = store_sqlite_guests_expire,
+    .ledger_query = store_sqlite_ledger_query,
     .max_player_id = store_sqlite_max_player_id,
     .verify_ledger = sqlite_verify_ledger,
     .close = sqlite_close,

@@ -62,6 +62,9 @@ typedef enum sqlite_stmt_id {
     STMT_PLAYER_BALANCE,
     STMT_LEDGER_INSERT,
     STMT_TABLE_GAME_STATE,
+    /* store_sqlite_ledger_query.c */
+    STMT_LEDGER_PAGE,
+    STMT_LEDGER_TOTALS,
     STMT_COUNT
 } sqlite_stmt_id;
 
@@ -137,5 +140,10 @@ store_status store_sqlite_table_save(void *b, const store_in_table *in, int64_t 
 store_status store_sqlite_hand_begin(void *b, const store_in_hand_begin *in, int64_t *id, store_error *error);
 store_status store_sqlite_action_append(void *b, const store_in_action *in, store_error *error);
 store_status store_sqlite_hand_finish(void *b, const store_in_hand_end *in, store_error *error);
+
+/* ---- The ledger for admins (store_sqlite_ledger_query.c) ---- */
+
+store_status store_sqlite_ledger_query(void *b, const store_in_ledger *in, store_ledger_line **rows, size_t *n,
+                                       store_ledger_totals *totals, store_error *error);
 
 #endif

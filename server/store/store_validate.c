@@ -144,3 +144,27 @@ store_status store_validate_page(int64_t before, int limit, store_error *error)
                                STORE_HISTORY_PAGE_MAX);
     return ok(error);
 }
+
+static bool text_fits(const char *text, size_t cap)
+{
+    return memchr(text, '\0', cap) != NULL;
+}
+
+store_status store_validate_ledger_query(const store_ledger_filter *filter, int64_t before, int limit,
+                                         store_error *error)
+{
+    if (filter == NULL)
+        return store_error_set(error, STORE_INVALID, "A ledger query needs a filter (all zero for every row).");
+    if (limit < 1 || limit > STORE_LEDGER_PAGE_MAX || before < 0)
+        return store_error_set(error, STORE_INVALID, "A page of the ledger is 1 to %d rows, below a row id of 0 or more.",
+                               STORE_LEDGER_PAGE_MAX);
+    if (filter->player_id < 0 || filter->table_id < 0 || filter->from_ms < 0 || filter->to_ms < 0)
+        return store_error_set(error, STORE_INVALID, "Ledger filters take ids and times of 0 or more.");
+    if (filter->to_ms != 0 && filter->to_ms < filter->from_ms)
+        return store_error_set(error, STORE_INVALID, "The ledger's time range ends before it starts.");
+    if (!text_fits(filter->code, sizeof filter->code) || !text_fits(filter->game, sizeof filter->game) ||
+        !text_fits(filter->reason, sizeof filter->reason))
+        return store_error_set(error, STORE_INVALID, "A table code, game or reason is at most %d bytes.",
+                               STORE_SHORT_TEXT - 1);
+    return ok(error);
+}

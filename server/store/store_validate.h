@@ -23,5 +23,9 @@ store_status store_validate_hand_start(const store_hand_start *h, store_error *e
 store_status store_validate_action(int64_t hand_id, int64_t seq, int seat, const json_t *action, store_error *error);
 store_status store_validate_hand_end(const store_hand_end *e, store_error *error);
 store_status store_validate_page(int64_t before, int limit, store_error *error);
+/* store_ledger_query: ids and bounds not negative, texts NUL-terminated within their arrays, a
+ * time range not reversed, a page of 1 to STORE_LEDGER_PAGE_MAX rows. */
+store_status store_validate_ledger_query(const store_ledger_filter *filter, int64_t before, int limit,
+                                         store_error *error);
 
 #endif

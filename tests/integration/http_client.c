@@ -103,17 +103,29 @@ bool http_get(const char *host, int port, const char *raw_path, int timeout_ms,
 bool http_get_with(const char *host, int port, const char *raw_path,
                    const http_options *options, int timeout_ms, http_response *response)
 {
+    return http_request(host, port, "GET", raw_path, options, NULL, 0, timeout_ms, response);
+}
+
+bool http_request(const char *host, int port, const char *method, const char *raw_path,
+                  const http_options *options, const char *body, size_t body_len,
+                  int timeout_ms, http_response *response)
+{
     memset(response, 0, sizeof *response);
     int fd = http_connect_tcp(host, port, options ? options->source_address : NULL, timeout_ms);
     if (fd < 0)
         return false;
 
-    char request[4096];
+    char request[8192], length[64] = "";
+    if (body)
+        snprintf(length, sizeof length, "Content-Length: %zu\r\n", body_len);
     int n = snprintf(request, sizeof request,
-                     "GET %s HTTP/1.1\r\nHost: %s:%d\r\n%sConnection: close\r\n\r\n", raw_path,
-                     host, port, options && options->headers ? options->headers : "");
+                     "%s %s HTTP/1.1\r\nHost: %s:%d\r\n%s%sConnection: close\r\n\r\n", method,
+                     raw_path, host, port, options && options->headers ? options->headers : "",
+                     length);
     bool ok = n > 0 && (size_t)n < sizeof request &&
               send(fd, request, (size_t)n, MSG_NOSIGNAL) == (ssize_t)n;
+    if (ok && body && body_len)
+        ok = send(fd, body, body_len, MSG_NOSIGNAL) == (ssize_t)body_len;
     char *data = NULL;
     size_t len = 0;
     ok = ok && read_all(fd, now_ms() + timeout_ms, &data, &len);

@@ -29,6 +29,11 @@ typedef struct http_options {
 bool http_get_with(const char *host, int port, const char *raw_path,
                    const http_options *options, int timeout_ms, http_response *response);
 
+/* Any method, with an optional body (sent with its Content-Length); options may be NULL. */
+bool http_request(const char *host, int port, const char *method, const char *raw_path,
+                  const http_options *options, const char *body, size_t body_len,
+                  int timeout_ms, http_response *response);
+
 /* Opens a TCP connection to host:port, from source_address if not NULL; -1 on failure. Shared
  * with ws_client. */
 int http_connect_tcp(const char *host, int port, const char *source_address, int timeout_ms);

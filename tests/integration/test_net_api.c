@@ -4,7 +4,10 @@
  * what the lobby relies on and the placeholder binary cannot show: net_close (queued messages
  * first, then close 1000), net_send refusing after close, the queue bound, per-connection data,
  * the peer address, write_metrics, every on_open paired with one on_close by the time uv_run
- * returns, and uv_loop_close() == 0 after the two-step shutdown.
+ * returns, and uv_loop_close() == 0 after the two-step shutdown. And the application's HTTP
+ * routes: an answer given at once, one given later from a timer (as the store answers), a
+ * streamed answer paced by the client's reading, a body and its cap, and clients that go away
+ * before their answer, a plain one and a stream.
  *
  * Usage: test_net_api WEB_CLIENT_DIR
  */
@@ -14,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <uv.h>
 
@@ -42,6 +48,11 @@ typedef struct harness {
     int flood_refused;
     bool client_ok;
     char client_failure[256];
+    /* HTTP routes */
+    int later_answered, later_answered_gone;
+    int streams_ended, streams_ended_gone;
+    size_t stream_max_queued;
+    int stream_writable_calls;
 } harness;
 
 /* ---- server side: handlers on the loop thread -------------------------------------------- */
@@ -114,6 +125,121 @@ static void write_metrics(void *ctx, char *buf, size_t cap, size_t *len)
     harness *h = ctx;
     metrics_appendf(buf, cap, len, "# TYPE teahouse_test_opens counter\n");
     metrics_appendf(buf, cap, len, "teahouse_test_opens %d\n", h->opens);
+}
+
+/* ---- server side: HTTP routes ------------------------------------------------------------ */
+
+#define STREAM_LINE 1000
+#define STREAM_HIGH (64 * 1024) /* the application's own bound on what it queues */
+
+typedef struct later_answer {
+    uv_timer_t timer;
+    harness *h;
+    net_request *request;
+} later_answer;
+
+typedef struct stream_state {
+    int lines_left; /* -1: until the client goes */
+    int line;
+} stream_state;
+
+static void on_later_closed(uv_handle_t *handle)
+{
+    free(handle->data);
+}
+
+static void on_later_timer(uv_timer_t *timer)
+{
+    later_answer *later = timer->data;
+    later->h->later_answered++;
+    if (net_request_gone(later->request))
+        later->h->later_answered_gone++;
+    net_respond(later->request, 200, "text/plain", "later", 5);
+    uv_close((uv_handle_t *)timer, on_later_closed);
+}
+
+/* Writes lines up to the application's bound; ends once they are all out or the client left. */
+static void stream_more(harness *h, net_request *request)
+{
+    stream_state *st = net_request_data(request);
+    char line[STREAM_LINE + 1];
+    h->stream_writable_calls++;
+    while (st->lines_left != 0 && net_stream_queued(request) < STREAM_HIGH) {
+        snprintf(line, sizeof line, "%0*d\n", STREAM_LINE - 1, st->line++);
+        if (!net_stream_write(request, line, STREAM_LINE))
+            break;
+        if (net_stream_queued(request) > h->stream_max_queued)
+            h->stream_max_queued = net_stream_queued(request);
+        if (st->lines_left > 0)
+            st->lines_left--;
+    }
+    if (st->lines_left == 0 || net_request_gone(request)) {
+        h->streams_ended++;
+        if (net_request_gone(request))
+            h->streams_ended_gone++;
+        free(st);
+        net_stream_end(request);
+    }
+}
+
+static void on_stream_writable(void *ctx, net_request *request)
+{
+    stream_more(ctx, request);
+}
+
+static void on_api_get(void *ctx, net_request *request)
+{
+    harness *h = ctx;
+    const char *path = net_request_path(request);
+    char buf[512];
+    if (strcmp(path, "/api/echo") == 0) {
+        const char *x = net_request_query(request, "x");
+        const char *token = net_request_header(request, "x-test-token");
+        const char *cookie = net_request_header(request, "cookie");
+        int n = snprintf(buf, sizeof buf, "x=%s|token=%s|cookie=%s|peer=%s", x ? x : "(none)",
+                         token ? token : "(none)", cookie ? cookie : "(none)",
+                         net_request_peer(request));
+        net_response_header(request, "x-echo", "yes");
+        net_respond(request, 200, "text/plain; charset=utf-8", buf, (size_t)n);
+    } else if (strcmp(path, "/api/later") == 0 || strcmp(path, "/api/hold") == 0) {
+        later_answer *later = calloc(1, sizeof *later);
+        later->h = h;
+        later->request = request;
+        uv_timer_init(&h->loop, &later->timer);
+        later->timer.data = later;
+        uv_timer_start(&later->timer, on_later_timer, strcmp(path, "/api/later") == 0 ? 200 : 1000,
+                       0);
+    } else if (strcmp(path, "/api/stream") == 0) {
+        stream_state *st = calloc(1, sizeof *st);
+        const char *lines = net_request_query(request, "lines");
+        st->lines_left = lines ? atoi(lines) : -1;
+        net_request_set_data(request, st);
+        net_stream_begin(request, 200, "text/csv; charset=utf-8");
+        stream_more(h, request);
+    } else {
+        net_respond(request, 404, "text/plain", "no", 2);
+    }
+}
+
+static void on_api_post(void *ctx, net_request *request)
+{
+    (void)ctx;
+    size_t len = 0;
+    const char *body = net_request_body(request, &len);
+    char buf[128];
+    int n = snprintf(buf, sizeof buf, "%zu:%.8s", len, body);
+    net_respond(request, 201, "text/plain", buf, (size_t)n);
+}
+
+static void add_routes(harness *h)
+{
+    static const char *const headers[] = {"x-test-token", "cookie", NULL};
+    const net_route get = {.method = "GET", .prefix = "/api/", .headers = headers,
+                           .on_request = on_api_get, .on_writable = on_stream_writable, .ctx = h};
+    const net_route post = {.method = "POST", .prefix = "/api/", .max_body = 100,
+                            .on_request = on_api_post, .ctx = h};
+    ck_assert(net_route_add(h->net, &get));
+    ck_assert(net_route_add(h->net, &post));
 }
 
 static void on_stop_request(uv_async_t *async)
@@ -297,6 +423,113 @@ static bool scenario_close_deadline(harness *h)
     return true;
 }
 
+/* ---- client side: HTTP routes ------------------------------------------------------------ */
+
+static bool http_scenarios(harness *h)
+{
+    http_response r;
+    char value[64];
+    http_options with_headers = {.headers = "X-Test-Token: abc123\r\nCookie: a=1; b=2\r\n"};
+
+    /* at once, with the query decoded and the asked-for headers */
+    CLIENT_CHECK(h, http_get_with("127.0.0.1", h->port, "/api/echo?y=2&x=%E9%BE%8D%20z",
+                                  &with_headers, TIMEOUT_MS, &r), "GET /api/echo");
+    bool echo_ok = r.status == 200 &&
+                   strcmp(r.body, "x=\xe9\xbe\x8d z|token=abc123|cookie=a=1; b=2|peer=127.0.0.1") == 0;
+    bool extra_ok = http_header(&r, "x-echo", value, sizeof value) && strcmp(value, "yes") == 0;
+    bool csp_ok = http_header(&r, "content-security-policy", value, 4);
+    CLIENT_CHECK(h, echo_ok, "echo: status %d body '%s'", r.status, r.body);
+    http_response_free(&r);
+    CLIENT_CHECK(h, extra_ok, "the application's header is missing");
+    (void)csp_ok;
+
+    /* later, from a timer */
+    CLIENT_CHECK(h, http_get("127.0.0.1", h->port, "/api/later", TIMEOUT_MS, &r), "GET later");
+    echo_ok = r.status == 200 && strcmp(r.body, "later") == 0;
+    http_response_free(&r);
+    CLIENT_CHECK(h, echo_ok, "the delayed answer did not arrive");
+
+    /* a body, and one over the route's cap */
+    CLIENT_CHECK(h, http_request("127.0.0.1", h->port, "POST", "/api/body", NULL, "hello body", 10,
+                                 TIMEOUT_MS, &r), "POST");
+    echo_ok = r.status == 201 && strcmp(r.body, "10:hello bo") == 0;
+    http_response_free(&r);
+    CLIENT_CHECK(h, echo_ok, "the body was not handed over");
+    char big[200];
+    memset(big, 'b', sizeof big);
+    CLIENT_CHECK(h, http_request("127.0.0.1", h->port, "POST", "/api/body", NULL, big, sizeof big,
+                                 TIMEOUT_MS, &r), "POST big");
+    int status = r.status;
+    http_response_free(&r);
+    CLIENT_CHECK(h, status == 413, "a body over the cap: status %d", status);
+
+    /* a method no route takes under a route's prefix; the static files and /healthz as before */
+    CLIENT_CHECK(h, http_request("127.0.0.1", h->port, "PUT", "/api/echo", NULL, "", 0, TIMEOUT_MS,
+                                 &r), "PUT");
+    status = r.status;
+    http_response_free(&r);
+    CLIENT_CHECK(h, status == 405, "PUT under /api/: status %d", status);
+    CLIENT_CHECK(h, http_get("127.0.0.1", h->port, "/healthz", TIMEOUT_MS, &r), "healthz");
+    status = r.status;
+    http_response_free(&r);
+    CLIENT_CHECK(h, status == 200, "/healthz: status %d", status);
+    CLIENT_CHECK(h, http_get("127.0.0.1", h->port, "/index.html", TIMEOUT_MS, &r), "index");
+    status = r.status;
+    http_response_free(&r);
+    CLIENT_CHECK(h, status == 200, "/index.html: status %d", status);
+
+    /* a stream of 4000 lines (4 MB), read by a client that starts late: every line in order */
+    int fd = http_connect_tcp("127.0.0.1", h->port, NULL, TIMEOUT_MS);
+    CLIENT_CHECK(h, fd >= 0, "connect for the stream");
+    static const char ask_stream[] = "GET /api/stream?lines=4000 HTTP/1.1\r\nHost: x\r\n\r\n";
+    CLIENT_CHECK(h, send(fd, ask_stream, sizeof ask_stream - 1, MSG_NOSIGNAL) > 0, "send");
+    sleep_ms(300);
+    close(fd);
+    CLIENT_CHECK(h, http_get("127.0.0.1", h->port, "/api/stream?lines=4000", 20000, &r), "stream");
+    bool whole = r.status == 200 && r.body_len == 4000 * STREAM_LINE;
+    for (int i = 0; whole && i < 4000; i++) {
+        char want[STREAM_LINE + 1];
+        snprintf(want, sizeof want, "%0*d\n", STREAM_LINE - 1, i);
+        whole = memcmp(r.body + (size_t)i * STREAM_LINE, want, STREAM_LINE) == 0;
+    }
+    char conn_header[32] = "";
+    http_header(&r, "connection", conn_header, sizeof conn_header);
+    size_t got = r.body_len;
+    http_response_free(&r);
+    CLIENT_CHECK(h, whole, "the stream came out wrong (%zu bytes)", got);
+    CLIENT_CHECK(h, strcasecmp(conn_header, "close") == 0, "a stream says connection: %s", conn_header);
+
+    /* clients that leave before their answer: a delayed one and an endless stream */
+    fd = http_connect_tcp("127.0.0.1", h->port, NULL, TIMEOUT_MS);
+    static const char ask_hold[] = "GET /api/hold HTTP/1.1\r\nHost: x\r\n\r\n";
+    CLIENT_CHECK(h, fd >= 0 && send(fd, ask_hold, sizeof ask_hold - 1, MSG_NOSIGNAL) > 0, "hold");
+    sleep_ms(100);
+    close(fd);
+    fd = http_connect_tcp("127.0.0.1", h->port, NULL, TIMEOUT_MS);
+    static const char ask_endless[] = "GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n";
+    CLIENT_CHECK(h, fd >= 0 && send(fd, ask_endless, sizeof ask_endless - 1, MSG_NOSIGNAL) > 0,
+                 "endless");
+    char some[4096];
+    CLIENT_CHECK(h, recv(fd, some, sizeof some, 0) > 0, "the endless stream sent nothing");
+    close(fd);
+    sleep_ms(1500); /* the held answer comes after 1 s, to nobody */
+    CLIENT_CHECK(h, http_get("127.0.0.1", h->port, "/api/later", TIMEOUT_MS, &r), "after");
+    status = r.status;
+    http_response_free(&r);
+    CLIENT_CHECK(h, status == 200, "a request after the abandoned ones: status %d", status);
+    uv_async_send(&h->stop_request);
+    return true;
+}
+
+static void *http_client_thread(void *arg)
+{
+    harness *h = arg;
+    h->client_ok = http_scenarios(h);
+    if (!h->client_ok)
+        uv_async_send(&h->stop_request);
+    return NULL;
+}
+
 static void *deadline_client_thread(void *arg)
 {
     harness *h = arg;
@@ -337,6 +570,7 @@ static void run_harness(harness *h, int ping_seconds, void *(*client)(void *))
     ck_assert_int_gt(h->port, 0);
     h->metrics_port = net_metrics_port(h->net);
     ck_assert_int_gt(h->metrics_port, 0); /* metrics_port 0: a free port of its own */
+    add_routes(h);
 
     pthread_t thread;
     ck_assert_int_eq(pthread_create(&thread, NULL, client, h), 0);
@@ -368,6 +602,19 @@ START_TEST(test_close_that_cannot_complete_is_cut_after_its_grace)
     run_harness(&h, 1, deadline_client_thread);
     ck_assert_int_eq(h.opens, 3);
     ck_assert_int_eq(h.flood_refused, 0); /* 200 KB fit the queue: not a slow-reader drop */
+}
+END_TEST
+
+START_TEST(test_routes_answer_at_once_later_streamed_and_to_clients_gone)
+{
+    static harness h;
+    run_harness(&h, 0, http_client_thread);
+    ck_assert_int_eq(h.later_answered, 3);           /* the held one too, its client gone */
+    ck_assert_int_le(h.later_answered_gone, 1);
+    ck_assert_int_eq(h.streams_ended, 3);            /* two of 4000 lines, the endless one */
+    ck_assert_int_ge(h.streams_ended_gone, 2);       /* the first read nothing, the endless */
+    ck_assert_uint_le(h.stream_max_queued, STREAM_HIGH + STREAM_LINE);
+    ck_assert_int_gt(h.stream_writable_calls, 10);   /* paced by the reader, not written at once */
 }
 END_TEST
 
@@ -440,6 +687,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(api, 60);
     tcase_add_test(api, test_application_contract_over_real_sockets);
     tcase_add_test(api, test_close_that_cannot_complete_is_cut_after_its_grace);
+    tcase_add_test(api, test_routes_answer_at_once_later_streamed_and_to_clients_gone);
     tcase_add_test(api, test_busy_port_returns_null_and_leaves_the_loop_closable);
     tcase_add_test(api, test_busy_operators_port_returns_null_and_leaves_the_loop_closable);
     suite_add_tcase(suite, api);

@@ -3062,6 +3062,148 @@ START_TEST(test_memory_functions_do_nothing_on_a_sqlite_store)
 }
 END_TEST
 
+/* ---- The ledger for admins ---- */
+
+typedef struct ledger_answer {
+    bool called;
+    store_error error;
+    store_ledger_line rows[64];
+    size_t n;
+    bool has_totals;
+    store_ledger_totals totals;
+} ledger_answer;
+
+static void on_ledger(void *ctx, const store_error *error, const store_ledger_line *rows, size_t n,
+                      const store_ledger_totals *totals)
+{
+    ledger_answer *a = ctx;
+    a->called = true;
+    a->error = *error;
+    a->n = n < 64 ? n : 64;
+    if (rows)
+        memcpy(a->rows, rows, a->n * sizeof *rows);
+    a->has_totals = totals != NULL;
+    if (totals)
+        a->totals = *totals;
+}
+
+static ledger_answer query(const store_ledger_filter *f, int64_t before, int limit, bool totals)
+{
+    ledger_answer a = {0};
+    ck_assert(store_ledger_query(st, f, before, limit, totals, on_ledger, &a));
+    while (!a.called)
+        uv_run(&loop, UV_RUN_ONCE);
+    return a;
+}
+
+/* Two tables (codes LDGA and LDGB), one hand each: A wins 6 at LDGA, B wins 4 at LDGB an hour later. */
+static void two_hands(int64_t *a, int64_t *b, int64_t *table_a, int64_t *table_b)
+{
+    *a = guest("Ann");
+    *b = guest("Bo");
+    *table_a = new_table("LDGA");
+    *table_b = new_table("LDGB");
+    int64_t hand = new_hand(*table_a, 1);
+    const store_ledger_entry first[] = {entry(*a, 0, 6, "settle"), entry(*b, 1, -6, "settle")};
+    ok(finish(hand, 0, first, 2, 0, 1));
+    atomic_store(&fake_now_ms, T0_MS + 3600 * 1000);
+    hand = new_hand(*table_b, 1);
+    const store_ledger_entry second[] = {entry(*b, 0, 3, "settle"), entry(*a, 1, -3, "settle"),
+                                         entry(*b, 0, 1, "he_zun"), entry(0, 2, -1, "he_zun")};
+    ok(finish(hand, 0, second, 4, 0, 1));
+}
+
+START_TEST(test_the_ledger_comes_newest_first_with_its_tables_hands_and_players)
+{
+    int64_t a, b, ta, tb;
+    two_hands(&a, &b, &ta, &tb);
+    store_ledger_filter all = {0};
+    ledger_answer page = query(&all, 0, 10, true);
+    expect_ok((answer[]){{.error = page.error}});
+    ck_assert_int_eq(page.n, 6);
+    ck_assert_int_eq(page.rows[0].id, 6);
+    ck_assert_int_eq(page.rows[5].id, 1);
+    ck_assert_str_eq(page.rows[0].code, "LDGB");
+    ck_assert_str_eq(page.rows[0].game, "tiengow");
+    ck_assert_int_eq(page.rows[0].player_id, 0); /* the bot's row */
+    ck_assert_str_eq(page.rows[0].nickname, "");
+    ck_assert_str_eq(page.rows[0].reason, "he_zun");
+    ck_assert_int_eq(page.rows[5].player_id, a);
+    ck_assert_str_eq(page.rows[5].nickname, "Ann");
+    ck_assert_int_eq(page.rows[5].units, 6);
+    ck_assert_int_eq(page.rows[5].balance_after, 6);
+    ck_assert_int_eq(page.rows[5].hand_number, 1);
+    ck_assert_int_eq(page.rows[5].at_ms, T0_MS);
+    ck_assert(page.has_totals);
+    ck_assert_int_eq(page.totals.rows, 6);
+    ck_assert_int_eq(page.totals.units, 0);
+    ck_assert_int_eq(page.totals.won, 10);
+    ck_assert_int_eq(page.totals.lost, -10);
+    ck_assert(!query(&all, 0, 10, false).has_totals);
+}
+END_TEST
+
+START_TEST(test_ledger_filters_narrow_by_player_table_code_game_reason_and_time)
+{
+    int64_t a, b, ta, tb;
+    two_hands(&a, &b, &ta, &tb);
+    store_ledger_filter f = {.player_id = a};
+    ledger_answer r = query(&f, 0, 10, true);
+    ck_assert_int_eq(r.n, 2);
+    ck_assert_int_eq(r.totals.units, 3);
+    f = (store_ledger_filter){.table_id = tb};
+    ck_assert_int_eq(query(&f, 0, 10, false).n, 4);
+    f = (store_ledger_filter){.code = "LDGA"};
+    r = query(&f, 0, 10, true);
+    ck_assert_int_eq(r.n, 2);
+    ck_assert_int_eq(r.totals.units, 0); /* a whole hand sums to zero */
+    f = (store_ledger_filter){.game = "tianjin"};
+    ck_assert_int_eq(query(&f, 0, 10, false).n, 0);
+    f = (store_ledger_filter){.reason = "he_zun", .player_id = b};
+    r = query(&f, 0, 10, true);
+    ck_assert_int_eq(r.n, 1);
+    ck_assert_int_eq(r.rows[0].units, 1);
+    f = (store_ledger_filter){.from_ms = T0_MS + 1};
+    ck_assert_int_eq(query(&f, 0, 10, false).n, 4);
+    f = (store_ledger_filter){.to_ms = T0_MS + 1};
+    ck_assert_int_eq(query(&f, 0, 10, false).n, 2);
+    /* A code that reads like SQL is only a value that matches nothing. */
+    f = (store_ledger_filter){.code = "x' OR '1'='1"};
+    ck_assert_int_eq(query(&f, 0, 10, true).totals.rows, 0);
+}
+END_TEST
+
+START_TEST(test_ledger_pages_by_row_id_lose_and_repeat_nothing_while_rows_are_added)
+{
+    int64_t a, b, ta, tb;
+    two_hands(&a, &b, &ta, &tb);
+    store_ledger_filter all = {0};
+    ledger_answer first = query(&all, 0, 4, false);
+    ck_assert_int_eq(first.n, 4); /* rows 6, 5, 4, 3 */
+    /* Meanwhile another hand is written: rows 7 and 8. */
+    int64_t hand = new_hand(ta, 2);
+    const store_ledger_entry more[] = {entry(a, 0, 2, "settle"), entry(b, 1, -2, "settle")};
+    ok(finish(hand, 0, more, 2, 0, 1));
+    ledger_answer second = query(&all, first.rows[first.n - 1].id, 4, false);
+    ck_assert_int_eq(second.n, 2);
+    ck_assert_int_eq(second.rows[0].id, 2);
+    ck_assert_int_eq(second.rows[1].id, 1);
+    ck_assert_int_eq(query(&all, 0, 4, false).rows[0].id, 8); /* a fresh first page shows them */
+}
+END_TEST
+
+START_TEST(test_a_ledger_page_is_one_to_a_thousand_rows_and_a_range_may_not_run_backwards)
+{
+    store_ledger_filter all = {0};
+    ck_assert_int_eq(query(&all, 0, 0, false).error.status, STORE_INVALID);
+    ck_assert_int_eq(query(&all, 0, STORE_LEDGER_PAGE_MAX + 1, false).error.status, STORE_INVALID);
+    ck_assert_int_eq(query(&all, -1, 10, false).error.status, STORE_INVALID);
+    store_ledger_filter backwards = {.from_ms = 10, .to_ms = 5};
+    ck_assert_int_eq(query(&backwards, 0, 10, false).error.status, STORE_INVALID);
+    ck_assert_int_eq(query(&all, 0, STORE_LEDGER_PAGE_MAX, true).error.status, STORE_OK);
+}
+END_TEST
+
 int main(void)
 {
     enum { BOTH, SQLITE_ONLY, MEMORY_ONLY };
@@ -3114,6 +3256,12 @@ int main(void)
           test_the_end_of_a_hand_is_all_or_nothing, test_a_failing_request_does_not_undo_the_others_of_its_batch,
           test_a_ledger_row_for_an_unknown_player_is_refused_whole,
           test_an_end_undone_in_a_batch_leaves_the_hand_open_for_its_next_action}},
+        {"admin ledger",
+         BOTH,
+         {test_the_ledger_comes_newest_first_with_its_tables_hands_and_players,
+          test_ledger_filters_narrow_by_player_table_code_game_reason_and_time,
+          test_ledger_pages_by_row_id_lose_and_repeat_nothing_while_rows_are_added,
+          test_a_ledger_page_is_one_to_a_thousand_rows_and_a_range_may_not_run_backwards}},
         {"loop",
          BOTH,
          {test_an_idle_store_lets_the_loop_end_and_a_request_keeps_it_running,
