@@ -3,7 +3,7 @@
  *
  * Distance. Every choice is judged by the distance of the tiles it keeps to a win that scores
  * (mj_shanten_scoring: 0 = ready), counting its wilds as jokers. While the seat may still win it
- * uses the routes that always score (素 with no wild, 混儿吊 keeping a wild as the pair, 双混吊, 龙);
+ * uses the routes that always score (素 with no wild, 混儿吊 keeping a wild as the pair, 龙);
  * once it has discarded a wild it can never win, and it only keeps the plain shape for its kongs.
  *
  * Useful tiles (进张). Among choices at the same distance, the one with more useful unseen tiles
@@ -150,65 +150,39 @@ typedef struct bot {
     mj_shanten_memo memo;
 } bot;
 
-typedef struct shape {
-    mj_shanten_hand hand;
-    mj_fit fits[4];
-    mj_fit long_rest[3];
-    int long_ranks[3];
-} shape;
-
-static void shape_suit(bot *b, shape *sh, mj_suit suit)
-{
-    if (suit == MJ_SUIT_HONOR) {
-        sh->fits[suit] = mj_shanten_suit_fit(&b->memo, &sh->hand.natural.n[27], true);
-        return;
-    }
-    const uint8_t *c = &sh->hand.natural.n[suit * 9];
-    uint8_t rest[9];
-    int ranks = 0;
-    for (int i = 0; i < 9; i++) {
-        rest[i] = (uint8_t)(c[i] > 0 ? c[i] - 1 : 0);
-        ranks += c[i] > 0;
-    }
-    sh->fits[suit] = mj_shanten_suit_fit(&b->memo, c, false);
-    sh->long_rest[suit] = mj_shanten_suit_fit(&b->memo, rest, false);
-    sh->long_ranks[suit] = ranks;
-}
+typedef mj_shanten_shape shape;
 
 static void shape_init(bot *b, shape *sh, const mj_counts *concealed, int melds)
 {
-    memset(sh, 0, sizeof *sh);
+    mj_shanten_hand hand;
+    memset(&hand, 0, sizeof hand);
     for (int k = 0; k < MJ_KINDS; k++) {
         if (is_wild(b->v, k))
-            sh->hand.wilds += concealed->n[k];
+            hand.wilds += concealed->n[k];
         else
-            sh->hand.natural.n[k] = concealed->n[k];
+            hand.natural.n[k] = concealed->n[k];
     }
-    sh->hand.melds = melds;
-    sh->hand.wild_meld = b->wild_meld;
-    for (int s = 0; s < 4; s++)
-        shape_suit(b, sh, (mj_suit)s);
+    hand.melds = melds;
+    hand.wild_meld = b->wild_meld;
+    hand.gua_da_feng = b->v->options.gua_da_feng;
+    mj_shanten_shape_init(&b->memo, sh, &hand);
 }
 
 static void shape_change(bot *b, shape *sh, int kind, int delta)
 {
-    if (is_wild(b->v, kind)) {
-        sh->hand.wilds += delta;
-        return;
-    }
-    sh->hand.natural.n[kind] = (uint8_t)(sh->hand.natural.n[kind] + delta);
-    shape_suit(b, sh, mj_kind_suit(kind));
+    if (is_wild(b->v, kind))
+        mj_shanten_shape_add_wild(sh, delta);
+    else
+        mj_shanten_shape_add(&b->memo, sh, kind, delta);
 }
 
-/* The distance of a shape, and each route's. */
+/* The distance of a shape, and each route's: to a scoring win while the seat may win, else the
+ * plain shape's (its kongs still pay). */
 static int shape_distance(const bot *b, const shape *sh, int routes[MJ_ROUTES])
 {
     if (b->may_win)
-        return mj_shanten_scoring_fits(sh->fits, sh->long_rest, sh->long_ranks, &sh->hand, routes);
-    mj_fit all = mj_fit_add(&sh->fits[0], &sh->fits[1]);
-    all = mj_fit_add(&all, &sh->fits[2]);
-    all = mj_fit_add(&all, &sh->fits[3]);
-    int plain = 13 - 3 * sh->hand.melds - sh->hand.wilds - all.v[4 - sh->hand.melds][1];
+        return mj_shanten_shape_scoring(sh, routes);
+    int plain = mj_shanten_shape_plain(sh);
     if (routes != NULL)
         for (int r = 0; r < MJ_ROUTES; r++)
             routes[r] = plain;
@@ -219,7 +193,7 @@ static int shape_distance(const bot *b, const shape *sh, int routes[MJ_ROUTES])
  * 素 and 龙 need the drawn tile to complete them (素 only with a natural). */
 static bool ready_wins_with(bot *b, const shape *sh, const int routes[MJ_ROUTES], int kind)
 {
-    if (routes[MJ_ROUTE_HUN_DIAO] == 0 || routes[MJ_ROUTE_SHUANG_DIAO] == 0)
+    if (routes[MJ_ROUTE_HUN_DIAO] == 0)
         return true;
     shape after = *sh;
     shape_change(b, &after, kind, +1);
@@ -238,7 +212,7 @@ static int useful_tiles(bot *b, const shape *sh, int distance)
         return 0;
     int routes[MJ_ROUTES];
     shape_distance(b, sh, routes);
-    if (distance == 0 && b->may_win && (routes[MJ_ROUTE_HUN_DIAO] == 0 || routes[MJ_ROUTE_SHUANG_DIAO] == 0))
+    if (distance == 0 && b->may_win && (routes[MJ_ROUTE_HUN_DIAO] == 0))
         return b->unseen_total;
     int useful = 0;
     for (int k = 0; k < MJ_KINDS; k++) {
@@ -478,6 +452,7 @@ static int dealt_distance(const mj_hand *dealt, int seat)
         else
             hand.natural.n[k] = view.own.n[k];
     }
+    hand.gua_da_feng = view.options.gua_da_feng;
     return mj_shanten_scoring(NULL, &hand, NULL);
 }
 

@@ -6,7 +6,7 @@
  *
  * How it plays (mj_bot.c explains the details): it wins whenever it may; it never discards a wild
  * while it holds another tile; it discards to come closest to a win that scores (mj_shanten's
- * routes: 素, 混儿吊, 双混吊, 龙), then to have the most unseen tiles that bring it closer; it
+ * routes: 素, 混儿吊, 龙), then to have the most unseen tiles that bring it closer; it
  * claims a pung when that brings it closer, and makes every kong (exposed, concealed, added, 金杠)
  * that does not cost it more than one step, since kongs pay whether or not it wins.
  *

@@ -185,33 +185,94 @@ void mj_shanten_fits(mj_shanten_memo *memo, const mj_counts *natural, mj_fit out
 
 /* --- whole hands --- */
 
-static mj_fit fits_total(const mj_fit fits[4], int leave_out, const mj_fit *instead)
+/* One entry of the sum a + b: k set templates and p pair templates shared between them. */
+static int fit_entry(const mj_fit *a, const mj_fit *b, int k, int p)
 {
-    mj_fit sum = leave_out == 0 ? *instead : fits[0];
-    for (int s = 1; s < 4; s++)
-        sum = mj_fit_add(&sum, s == leave_out ? instead : &fits[s]);
+    int best = 0;
+    for (int ka = 0; ka <= k; ka++) {
+        int v = a->v[ka][0] + b->v[k - ka][p];
+        if (p == 1 && a->v[ka][1] + b->v[k - ka][0] > v)
+            v = a->v[ka][1] + b->v[k - ka][0];
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+/* The sum a + b for k = 0..kmax only (a dragon leaves one or two templates to fill). */
+static mj_fit fit_add_upto(const mj_fit *a, const mj_fit *b, int kmax)
+{
+    mj_fit sum;
+    memset(&sum, 0, sizeof sum);
+    for (int k = 0; k <= kmax; k++)
+        for (int p = 0; p < 2; p++)
+            sum.v[k][p] = (uint8_t)fit_entry(a, b, k, p);
     return sum;
 }
 
-int mj_shanten_scoring_fits(const mj_fit fits[4], const mj_fit long_rest[3], const int long_ranks[3],
-                            const mj_shanten_hand *hand, int routes[MJ_ROUTES])
+/* Which half a suit's table is summed in, and its partner there. */
+static int half_of(int suit) { return suit < 2 ? 0 : 1; }
+static int partner_of(int suit) { return suit ^ 1; }
+
+static void shape_suit(mj_shanten_memo *memo, mj_shanten_shape *sh, int suit)
 {
-    int sets = 4 - hand->melds, ready_at = 13 - 3 * hand->melds, w = hand->wilds;
+    if (suit == MJ_SUIT_HONOR) {
+        sh->fits[suit] = mj_shanten_suit_fit(memo, &sh->hand.natural.n[27], true);
+    } else {
+        const uint8_t *c = &sh->hand.natural.n[suit * 9];
+        uint8_t rest[9];
+        int ranks = 0;
+        for (int i = 0; i < 9; i++) {
+            rest[i] = (uint8_t)(c[i] > 0 ? c[i] - 1 : 0);
+            ranks += c[i] > 0;
+        }
+        sh->fits[suit] = mj_shanten_suit_fit(memo, c, false);
+        sh->long_rest[suit] = mj_shanten_suit_fit(memo, rest, false);
+        sh->long_ranks[suit] = ranks;
+    }
+    int half = half_of(suit);
+    sh->halves[half] = mj_fit_add(&sh->fits[2 * half], &sh->fits[2 * half + 1]);
+}
+
+void mj_shanten_shape_init(mj_shanten_memo *memo, mj_shanten_shape *shape, const mj_shanten_hand *hand)
+{
+    memset(shape, 0, sizeof *shape);
+    shape->hand = *hand;
+    for (int s = 0; s < 4; s++)
+        shape_suit(memo, shape, s);
+}
+
+void mj_shanten_shape_add(mj_shanten_memo *memo, mj_shanten_shape *shape, int kind, int delta)
+{
+    shape->hand.natural.n[kind] = (uint8_t)(shape->hand.natural.n[kind] + delta);
+    shape_suit(memo, shape, (int)mj_kind_suit(kind));
+}
+
+int mj_shanten_shape_plain(const mj_shanten_shape *sh)
+{
+    int sets = 4 - sh->hand.melds;
     assert(sets >= 0 && sets <= MJ_FIT_SETS);
+    return 13 - 3 * sh->hand.melds - sh->hand.wilds - fit_entry(&sh->halves[0], &sh->halves[1], sets, 1);
+}
+
+int mj_shanten_shape_scoring(const mj_shanten_shape *sh, int routes[MJ_ROUTES])
+{
+    int sets = 4 - sh->hand.melds, ready_at = 13 - 3 * sh->hand.melds, w = sh->hand.wilds;
+    assert(sets >= 0 && sets <= MJ_FIT_SETS);
+    const mj_fit *h0 = &sh->halves[0], *h1 = &sh->halves[1];
     int r[MJ_ROUTES];
     for (int i = 0; i < MJ_ROUTES; i++)
         r[i] = MJ_SHANTEN_NONE;
-    mj_fit all = fits_total(fits, -1, NULL);
-    if (w == 0 && !hand->wild_meld)
-        r[MJ_ROUTE_SU] = ready_at - all.v[sets][1];
-    if (w >= 1)
-        r[MJ_ROUTE_HUN_DIAO] = ready_at - w - all.v[sets][0];
-    if (w >= 2 && sets >= 1)
-        r[MJ_ROUTE_SHUANG_DIAO] = ready_at - w - all.v[sets - 1][1];
+    if (w == 0 && !sh->hand.wild_meld)
+        r[MJ_ROUTE_SU] = ready_at - fit_entry(h0, h1, sets, 1);
+    if (w >= 1 && !sh->hand.gua_da_feng)
+        r[MJ_ROUTE_HUN_DIAO] = ready_at - w - fit_entry(h0, h1, sets, 0);
     if (sets >= 3)
         for (int s = 0; s < MJ_NUMBER_SUITS; s++) {
-            mj_fit rest = fits_total(fits, s, &long_rest[s]);
-            r[MJ_ROUTE_LONG_M + s] = ready_at - w - long_ranks[s] - rest.v[sets - 3][1];
+            /* the dragon's suit without its nine, with its partner, then the other half */
+            mj_fit half = fit_add_upto(&sh->long_rest[s], &sh->fits[partner_of(s)], sets - 3);
+            int rest = fit_entry(&half, &sh->halves[1 - half_of(s)], sets - 3, 1);
+            r[MJ_ROUTE_LONG_M + s] = ready_at - w - sh->long_ranks[s] - rest;
         }
     int best = MJ_SHANTEN_NONE;
     for (int i = 0; i < MJ_ROUTES; i++)
@@ -222,18 +283,6 @@ int mj_shanten_scoring_fits(const mj_fit fits[4], const mj_fit long_rest[3], con
     return best;
 }
 
-/* The dragon's tiles of suit s taken out: one of each rank held. */
-static int long_rest_counts(const mj_counts *natural, int s, uint8_t rest[9])
-{
-    int ranks = 0;
-    for (int i = 0; i < 9; i++) {
-        int n = natural->n[s * 9 + i];
-        rest[i] = (uint8_t)(n > 0 ? n - 1 : 0);
-        ranks += n > 0;
-    }
-    return ranks;
-}
-
 int mj_shanten_scoring(mj_shanten_memo *memo, const mj_shanten_hand *hand, int routes[MJ_ROUTES])
 {
     mj_shanten_memo own;
@@ -241,15 +290,9 @@ int mj_shanten_scoring(mj_shanten_memo *memo, const mj_shanten_hand *hand, int r
         mj_shanten_memo_init(&own);
         memo = &own;
     }
-    mj_fit fits[4], long_rest[3];
-    int long_ranks[3];
-    mj_shanten_fits(memo, &hand->natural, fits);
-    for (int s = 0; s < MJ_NUMBER_SUITS; s++) {
-        uint8_t rest[9];
-        long_ranks[s] = long_rest_counts(&hand->natural, s, rest);
-        long_rest[s] = mj_shanten_suit_fit(memo, rest, false);
-    }
-    return mj_shanten_scoring_fits(fits, long_rest, long_ranks, hand, routes);
+    mj_shanten_shape shape;
+    mj_shanten_shape_init(memo, &shape, hand);
+    return mj_shanten_shape_scoring(&shape, routes);
 }
 
 int mj_shanten_plain(mj_shanten_memo *memo, const mj_counts *natural, int wilds, int melds)
@@ -259,8 +302,12 @@ int mj_shanten_plain(mj_shanten_memo *memo, const mj_counts *natural, int wilds,
         mj_shanten_memo_init(&own);
         memo = &own;
     }
-    mj_fit fits[4];
-    mj_shanten_fits(memo, natural, fits);
-    mj_fit all = fits_total(fits, -1, NULL);
-    return 13 - 3 * melds - wilds - all.v[4 - melds][1];
+    mj_shanten_hand hand;
+    memset(&hand, 0, sizeof hand);
+    hand.natural = *natural;
+    hand.wilds = wilds;
+    hand.melds = melds;
+    mj_shanten_shape shape;
+    mj_shanten_shape_init(memo, &shape, &hand);
+    return mj_shanten_shape_plain(&shape);
 }

@@ -27,7 +27,8 @@
  *  - 素 (no wild at all, melds included): any complete hand scores 2;
  *  - 混儿吊 with one wild (w >= 1): keep a wild, the other tiles make the 4 - m sets; the wild
  *    then waits as the pair for ANY drawn tile (the drawn tile, or a drawn wild, pairs with it);
- *  - 双混吊 (w >= 2): two wilds wait as a set for any tile, the rest make 3 - m sets and the pair;
+ *    (双混吊, two wilds waiting as a set, is never closer: the pair it needs could as well be a
+ *    pung short of a wild; under 刮大风 混儿吊 alone does not win, so the route is closed there);
  *  - 龙 (m <= 1, per number suit): 1-9 of the suit as three sets (one natural of each rank held,
  *    wilds fill), the rest 1 - m sets and the pair; it scores 4 with or without wilds.
  * A hand with a wild and no route ready may still be complete in the plain sense and not win: that
@@ -80,8 +81,7 @@ int mj_shanten_plain(mj_shanten_memo *memo, const mj_counts *natural, int wilds,
 
 typedef enum {
     MJ_ROUTE_SU = 0,        /* 素: no wild anywhere, any complete hand */
-    MJ_ROUTE_HUN_DIAO,      /* 单混吊: one wild waits as the pair */
-    MJ_ROUTE_SHUANG_DIAO,   /* 双混吊: two wilds wait as a set */
+    MJ_ROUTE_HUN_DIAO,      /* 混儿吊: a wild waits as the pair (or two as a set) for any tile */
     MJ_ROUTE_LONG_M,        /* 龙 in 万, 筒, 条 (MJ_ROUTE_LONG_M + suit) */
     MJ_ROUTE_LONG_P,
     MJ_ROUTE_LONG_S,
@@ -90,13 +90,15 @@ typedef enum {
 
 #define MJ_SHANTEN_NONE 99 /* a route closed to the hand */
 
-/* What mj_shanten_scoring measures: the concealed naturals and wilds, the melds, and whether a
- * meld holds wilds (a 金杠: then never 素). */
+/* What mj_shanten_scoring measures: the concealed naturals and wilds, the melds, whether a meld
+ * holds wilds (a 金杠: then never 素), and whether 刮大风 is played (§6: 混儿吊 alone does not win
+ * there, so its route is closed). */
 typedef struct mj_shanten_hand {
     mj_counts natural;
     int wilds;
     int melds;
     bool wild_meld;
+    bool gua_da_feng;
 } mj_shanten_hand;
 
 /*
@@ -107,11 +109,27 @@ typedef struct mj_shanten_hand {
 int mj_shanten_scoring(mj_shanten_memo *memo, const mj_shanten_hand *hand, int routes[MJ_ROUTES]);
 
 /*
- * The same from suit tables already known (mj_shanten_fits of hand->natural): what a bot uses to
- * try many hands that differ in one suit. long_rest[s] is the table of suit s with one tile of each
- * rank it holds taken out (the dragon's), long_ranks[s] how many ranks it holds.
+ * A hand kept ready to measure, changed one tile at a time: what a bot uses to try many hands
+ * that differ in one suit. It holds the suit tables, their sums by halves (万+筒, 条+honours) and,
+ * per number suit, the table of the tiles a dragon (龙) would leave; a change looks up one suit.
  */
-int mj_shanten_scoring_fits(const mj_fit fits[4], const mj_fit long_rest[3], const int long_ranks[3],
-                            const mj_shanten_hand *hand, int routes[MJ_ROUTES]);
+typedef struct mj_shanten_shape {
+    mj_shanten_hand hand;
+    mj_fit fits[4];
+    mj_fit halves[2];     /* fits[万] + fits[筒], fits[条] + fits[honours] */
+    mj_fit long_rest[3];  /* the suit with one tile of each rank it holds taken out */
+    int long_ranks[3];    /* how many ranks it holds */
+} mj_shanten_shape;
+
+void mj_shanten_shape_init(mj_shanten_memo *memo, mj_shanten_shape *shape, const mj_shanten_hand *hand);
+
+/* One natural tile of `kind` more (delta 1) or fewer (-1). */
+void mj_shanten_shape_add(mj_shanten_memo *memo, mj_shanten_shape *shape, int kind, int delta);
+
+/* One wild more or fewer. */
+static inline void mj_shanten_shape_add_wild(mj_shanten_shape *shape, int delta) { shape->hand.wilds += delta; }
+
+int mj_shanten_shape_scoring(const mj_shanten_shape *shape, int routes[MJ_ROUTES]);
+int mj_shanten_shape_plain(const mj_shanten_shape *shape);
 
 #endif
