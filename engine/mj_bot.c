@@ -365,8 +365,10 @@ static bool decide_turn(bot *b, const mj_action *legal, int n, mj_action *out)
             return true;
         }
     choice discard;
-    if (!best_discard(b, &v->own, v->n_melds[v->seat], &discard))
-        return false;
+    if (!best_discard(b, &v->own, v->n_melds[v->seat], &discard)) {
+        *out = legal[n - 1]; /* no tile to weigh (cannot happen in a turn): any open action */
+        return true;
+    }
 
     int kong = -1, kong_after = MJ_SHANTEN_NONE + 1;
     for (int i = 0; i < n; i++) {
@@ -468,7 +470,7 @@ int mj_bot_pulls(const mj_options *options, const mj_hand *dealt, int seat, bool
     if (!banker_sat || dealt == NULL || seat == dealt->banker)
         return 0;
     int distance = dealt_distance(dealt, seat);
-    if (distance <= MJ_BOT_SIT_AT - 1 && options->max_pulls >= 2)
+    if (distance <= MJ_BOT_PULL_AT - 1 && options->max_pulls >= 2)
         return 2;
-    return distance <= MJ_BOT_SIT_AT ? 1 : 0;
+    return distance <= MJ_BOT_PULL_AT ? 1 : 0;
 }

@@ -12,7 +12,7 @@
  *
  * Before the hand (§5: 坐庄, 拉庄), a simple rule by the strength of the seat's dealt tiles: the
  * banker sits, and a non-banker pulls (once, or twice when it may and the hand is stronger still),
- * when its dealt tiles are close to a scoring win (see MJ_BOT_SIT_AT and mj_bot_sits).
+ * when its dealt tiles are close to a scoring win (mj_bot_sits, mj_bot_pulls).
  *
  * Deterministic (the same view gives the same action), no allocation; tens of microseconds a
  * decision (a memo of about 48 KB sits on the stack).
@@ -77,11 +77,14 @@ bool mj_bot_choose(const mj_hand *h, int seat, mj_action *out);
  * deal, so a table may deal with none to ask), read through seat's view only; the dealt tiles'
  * distance to a scoring win (mj_shanten_scoring, the banker's after its best discard) is the
  * strength. The banker sits when it must (must_sit) or when that distance is at most
- * MJ_BOT_SIT_AT; a non-banker pulls, if the banker sat, once at most MJ_BOT_SIT_AT and twice (when
- * max_pulls allows) at most MJ_BOT_SIT_AT - 1. With dealt NULL (a table that asks before the deal,
- * as §5's 抓牌之前 reads) nothing is known: it sits only when it must and never pulls.
+ * MJ_BOT_SIT_AT; a non-banker pulls a banker who sat once at most MJ_BOT_PULL_AT, twice (when
+ * max_pulls allows) at most MJ_BOT_PULL_AT - 1. The limits are where the amounts at stake were
+ * won on average among four bots (the banker's net; a non-banker's net with a banker who sat).
+ * With dealt NULL (a table that asks before the deal, as §5's 抓牌之前 reads) nothing is known:
+ * it sits only when it must and never pulls.
  */
-#define MJ_BOT_SIT_AT 2
+#define MJ_BOT_SIT_AT 3
+#define MJ_BOT_PULL_AT 2
 
 bool mj_bot_sits(const mj_options *options, const mj_hand *dealt, int banker);
 int mj_bot_pulls(const mj_options *options, const mj_hand *dealt, int seat, bool banker_sat);

@@ -14,13 +14,15 @@
  *    3 × (other tiles of its kind) + 2 × (tiles one rank away) + (two ranks away), ties to honours,
  *    then terminals, then the higher kind.
  * Lines: the bot against three random players, against three isolated ones, the control (an
- * isolated seat followed among four isolated players: a fair share is 25% of wins and 0 net), and
- * the bot using its 坐庄/拉庄 rule (mj_bot_sits, mj_bot_pulls) against three isolated players
- * who never sit.
+ * isolated seat followed among four isolated players: its fair share of the wins is a quarter of
+ * the hands won, and 0 net); the bot sitting by its rule (mj_bot_sits) against three isolated
+ * players who never sit; four bots (a control: 0 net); and four bots that all sit by the rule,
+ * the followed one also pulling by its rule (mj_bot_pulls) while the others never pull.
  *
  * For each line: the followed seat's share of wins, its net units per hand (mean, standard
  * deviation, 95% interval), its average fan when it wins and kongs a hand, the others' wins, the
- * drawn hands, hands/s; and the bot's decisions per second of CPU time.
+ * drawn hands, hands/s (CPU time, every seat's decisions included). Then the bot's decisions per
+ * second of CPU time, timed alone over positions sampled from those hands (turns and claims).
  */
 #include <math.h>
 #include <stdio.h>
@@ -46,8 +48,6 @@ typedef struct line_totals {
     long wins, other_wins, kongs;
     double net_sum, net_sq;
     double fan_sum;
-    long decisions;
-    double decision_seconds;
 } line_totals;
 
 static bool random_action(const mj_hand *h, rng_state *rng, mj_action *out)
@@ -112,17 +112,51 @@ static bool isolated_action(const mj_hand *h, mj_action *out)
     return true;
 }
 
-static bool bot_action(const mj_hand *h, int seat, mj_action *out, line_totals *t)
+/* Positions where a bot decided, a uniform sample of every line's (reservoir sampling), kept for
+ * timing the decisions alone. */
+#define SAMPLE_POSITIONS 4096
+static mj_hand sample[SAMPLE_POSITIONS];
+static int n_sample;
+static long n_positions;
+static rng_state sample_rng;
+
+static bool bot_action(const mj_hand *h, int seat, mj_action *out)
 {
-    double start = cpu_seconds();
-    bool ok = mj_bot_choose(h, seat, out);
-    t->decision_seconds += cpu_seconds() - start;
-    t->decisions++;
-    return ok;
+    n_positions++;
+    if (n_sample < SAMPLE_POSITIONS) {
+        sample[n_sample++] = *h;
+    } else {
+        uint64_t at = rng_next(&sample_rng) % (uint64_t)n_positions;
+        if (at < SAMPLE_POSITIONS)
+            sample[at] = *h;
+    }
+    return mj_bot_choose(h, seat, out);
 }
 
+/* The bot's decisions per second of CPU time over the sampled positions, repeated. */
+static void time_decisions(void)
+{
+    long decisions = 0;
+    int64_t checksum = 0;
+    double start = cpu_seconds(), seconds;
+    do {
+        for (int i = 0; i < n_sample; i++) {
+            mj_action a;
+            if (mj_bot_choose(&sample[i], mj_hand_deciding(&sample[i]), &a))
+                checksum += a.kind * 64 + a.tile;
+            decisions++;
+        }
+        seconds = cpu_seconds() - start;
+    } while (seconds < 1.0);
+    printf("bot decisions: %.0f a second of CPU (%.1f us each) over %d positions (checksum %lld)\n",
+           (double)decisions / seconds, 1e6 * seconds / (double)decisions, n_sample, (long long)checksum);
+}
+
+/* Who decides 坐庄 and 拉庄 by the bot's rule (mj_bot_sits, mj_bot_pulls); the others never do. */
+typedef enum { SIT_NOBODY = 0, SIT_FOLLOWED = 1, SIT_ALL_BOTS_PULL_FOLLOWED = 2 } sit_rule;
+
 /* Plays one hand; the followed seat is `seat`. */
-static bool play_hand(uint64_t seed, int banker, const player who[MJ_SEATS], int seat, bool sit_rule,
+static bool play_hand(uint64_t seed, int banker, const player who[MJ_SEATS], int seat, sit_rule rule,
                       line_totals *t)
 {
     mj_options options = mj_options_default();
@@ -133,18 +167,18 @@ static bool play_hand(uint64_t seed, int banker, const player who[MJ_SEATS], int
     rng_seed(&rng, seed ^ 0x72616e646f6d2121ULL);
     if (mj_hand_start(&h, &options, seed, banker, false, pulls) != MJ_OK)
         return false;
-    if (sit_rule) { /* the deal does not depend on sitting: ask on the dealt tiles, then deal again */
-        sat = who[banker] == PLAYER_BOT && mj_bot_sits(&options, &h, banker);
-        for (int s = 0; s < MJ_SEATS; s++)
-            if (who[s] == PLAYER_BOT && s != banker)
-                pulls[s] = (uint8_t)mj_bot_pulls(&options, &h, s, sat);
+    if (rule != SIT_NOBODY) { /* the deal does not depend on sitting: ask on the dealt tiles, then deal again */
+        bool sits = banker == seat || (rule == SIT_ALL_BOTS_PULL_FOLLOWED && who[banker] == PLAYER_BOT);
+        sat = sits && mj_bot_sits(&options, &h, banker);
+        if (seat != banker)
+            pulls[seat] = (uint8_t)mj_bot_pulls(&options, &h, seat, sat);
         if (mj_hand_start(&h, &options, seed, banker, sat, pulls) != MJ_OK)
             return false;
     }
     while (!mj_hand_over(&h)) {
         int s = mj_hand_deciding(&h);
         mj_action a;
-        bool chosen = who[s] == PLAYER_BOT      ? bot_action(&h, s, &a, t)
+        bool chosen = who[s] == PLAYER_BOT      ? bot_action(&h, s, &a)
                       : who[s] == PLAYER_RANDOM ? random_action(&h, &rng, &a)
                                                 : isolated_action(&h, &a);
         if (!chosen || a.seat != s || mj_hand_act(&h, &a) != MJ_OK)
@@ -166,7 +200,7 @@ static bool play_hand(uint64_t seed, int banker, const player who[MJ_SEATS], int
     return true;
 }
 
-static void run_line(const char *label, player followed, player others, bool sit_rule, long hands)
+static void run_line(const char *label, player followed, player others, sit_rule rule, long hands)
 {
     line_totals t;
     memset(&t, 0, sizeof t);
@@ -175,7 +209,7 @@ static void run_line(const char *label, player followed, player others, bool sit
         int banker = (int)(i % MJ_SEATS), seat = (int)((i / MJ_SEATS) % MJ_SEATS);
         player who[MJ_SEATS] = {others, others, others, others};
         who[seat] = followed;
-        if (!play_hand(0x6d6a626f74000000ULL + (uint64_t)i, banker, who, seat, sit_rule, &t))
+        if (!play_hand(0x6d6a626f74000000ULL + (uint64_t)i, banker, who, seat, rule, &t))
             t.errors++;
     }
     double seconds = cpu_seconds() - start;
@@ -186,9 +220,6 @@ static void run_line(const char *label, player followed, player others, bool sit
     printf("%-34s won %5.2f%%  net %+7.3f ± %.3f (sd %6.3f)  fan %4.2f  kongs %.3f  | others won %5.2f%%  drawn %5.2f%%  %6.0f hands/s\n",
            label, 100.0 * (double)t.wins / n, mean, 1.96 * sd / sqrt(n), sd, t.wins ? t.fan_sum / (double)t.wins : 0.0,
            (double)t.kongs / n, 100.0 * (double)t.other_wins / n, 100.0 * (double)t.drawn / n, n / seconds);
-    if (t.decisions > 0)
-        printf("%-34s %.0f bot decisions/s (%.1f us each, %ld decisions)\n", "", (double)t.decisions / t.decision_seconds,
-               1e6 * t.decision_seconds / (double)t.decisions, t.decisions);
     if (t.errors != 0) {
         fprintf(stderr, "%s: %ld hands stopped on an illegal or missing action\n", label, t.errors);
         exit(1);
@@ -202,10 +233,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [hands > 0]\n", argv[0]);
         return 2;
     }
+    rng_seed(&sample_rng, 1);
     printf("%ld hands a line; the followed seat's figures, net in units a hand (mean ± 95%% interval)\n", hands);
-    run_line("bot vs 3 random", PLAYER_BOT, PLAYER_RANDOM, false, hands);
-    run_line("bot vs 3 isolated", PLAYER_BOT, PLAYER_ISOLATED, false, hands);
-    run_line("control: isolated vs 3 isolated", PLAYER_ISOLATED, PLAYER_ISOLATED, false, hands);
-    run_line("bot, sits and pulls, vs 3 isolated", PLAYER_BOT, PLAYER_ISOLATED, true, hands);
+    run_line("bot vs 3 random", PLAYER_BOT, PLAYER_RANDOM, SIT_NOBODY, hands);
+    run_line("bot vs 3 isolated", PLAYER_BOT, PLAYER_ISOLATED, SIT_NOBODY, hands);
+    run_line("control: isolated vs 3 isolated", PLAYER_ISOLATED, PLAYER_ISOLATED, SIT_NOBODY, hands);
+    run_line("bot sitting vs 3 isolated", PLAYER_BOT, PLAYER_ISOLATED, SIT_FOLLOWED, hands);
+    run_line("control: bot vs 3 bots", PLAYER_BOT, PLAYER_BOT, SIT_NOBODY, hands);
+    run_line("bot sitting, pulling vs 3 bots", PLAYER_BOT, PLAYER_BOT, SIT_ALL_BOTS_PULL_FOLLOWED, hands);
+    time_decisions();
     return 0;
 }
