@@ -14,7 +14,7 @@
  * Turn: win if it may (mj_score_hand says the hand meets the minimum). Else a kong if one is
  * worth it (kong_worth), the 金杠 first. Else the discard whose kept tiles are closest, then with
  * the most useful tiles, then of the kind with the fewest unseen copies (fewer chances that another
- * seat holds two and pungs it), then honours before number tiles, then the highest kind. A wild is
+ * seat holds two and pungs it), then the higher kind (honours first). A wild is
  * never discarded while the hand holds anything else.
  *
  * Claim: a kong if worth it; a pung if the best discard after it is closer than the hand now, or
@@ -212,7 +212,7 @@ static int useful_tiles(bot *b, const shape *sh, int distance)
         return 0;
     int routes[MJ_ROUTES];
     shape_distance(b, sh, routes);
-    if (distance == 0 && b->may_win && (routes[MJ_ROUTE_HUN_DIAO] == 0))
+    if (distance == 0 && b->may_win && routes[MJ_ROUTE_HUN_DIAO] == 0)
         return b->unseen_total;
     int useful = 0;
     for (int k = 0; k < MJ_KINDS; k++) {
@@ -255,7 +255,7 @@ typedef struct choice {
     int useful;
 } choice;
 
-/* a better than b: closer, more useful tiles, fewer unseen copies, honours first, higher kind */
+/* x before y: closer, more useful tiles, fewer unseen copies, the higher kind */
 static bool choice_before(const bot *b, const choice *x, const choice *y)
 {
     if (x->distance != y->distance)

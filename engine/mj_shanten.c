@@ -158,31 +158,6 @@ mj_fit mj_shanten_suit_fit(mj_shanten_memo *memo, const uint8_t *counts, bool ho
     return fit;
 }
 
-mj_fit mj_fit_add(const mj_fit *a, const mj_fit *b)
-{
-    mj_fit sum;
-    for (int k = 0; k <= MJ_FIT_SETS; k++)
-        for (int p = 0; p < 2; p++) {
-            int best = 0;
-            for (int ka = 0; ka <= k; ka++) {
-                int v = a->v[ka][0] + b->v[k - ka][p];
-                if (p == 1 && a->v[ka][1] + b->v[k - ka][0] > v)
-                    v = a->v[ka][1] + b->v[k - ka][0];
-                if (v > best)
-                    best = v;
-            }
-            sum.v[k][p] = (uint8_t)best;
-        }
-    return sum;
-}
-
-void mj_shanten_fits(mj_shanten_memo *memo, const mj_counts *natural, mj_fit out[4])
-{
-    for (int s = 0; s < MJ_NUMBER_SUITS; s++)
-        out[s] = mj_shanten_suit_fit(memo, &natural->n[s * 9], false);
-    out[MJ_SUIT_HONOR] = mj_shanten_suit_fit(memo, &natural->n[27], true);
-}
-
 /* --- whole hands --- */
 
 /* One entry of the sum a + b: k set templates and p pair templates shared between them. */
@@ -199,7 +174,8 @@ static int fit_entry(const mj_fit *a, const mj_fit *b, int k, int p)
     return best;
 }
 
-/* The sum a + b for k = 0..kmax only (a dragon leaves one or two templates to fill). */
+/* The sum a + b (max-plus: the most naturals with the templates shared between them), for
+ * k = 0..kmax only (a dragon leaves one or two templates to fill). */
 static mj_fit fit_add_upto(const mj_fit *a, const mj_fit *b, int kmax)
 {
     mj_fit sum;
@@ -231,7 +207,7 @@ static void shape_suit(mj_shanten_memo *memo, mj_shanten_shape *sh, int suit)
         sh->long_ranks[suit] = ranks;
     }
     int half = half_of(suit);
-    sh->halves[half] = mj_fit_add(&sh->fits[2 * half], &sh->fits[2 * half + 1]);
+    sh->halves[half] = fit_add_upto(&sh->fits[2 * half], &sh->fits[2 * half + 1], MJ_FIT_SETS);
 }
 
 void mj_shanten_shape_init(mj_shanten_memo *memo, mj_shanten_shape *shape, const mj_shanten_hand *hand)

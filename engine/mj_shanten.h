@@ -26,14 +26,16 @@
  * least over the routes open to the hand, each measured as above with its own templates:
  *  - 素 (no wild at all, melds included): any complete hand scores 2;
  *  - 混儿吊 with one wild (w >= 1): keep a wild, the other tiles make the 4 - m sets; the wild
- *    then waits as the pair for ANY drawn tile (the drawn tile, or a drawn wild, pairs with it);
- *    (双混吊, two wilds waiting as a set, is never closer: the pair it needs could as well be a
- *    pung short of a wild; under 刮大风 混儿吊 alone does not win, so the route is closed there);
+ *    then waits as the pair for ANY drawn tile (the drawn tile, or a drawn wild, pairs with it).
+ *    双混吊, two wilds waiting as a set, is never closer: the pair it needs could as well be a
+ *    pung short of a wild. Under 刮大风 混儿吊 alone does not win, so the route is closed there;
  *  - 龙 (m <= 1, per number suit): 1-9 of the suit as three sets (one natural of each rank held,
  *    wilds fill), the rest 1 - m sets and the pair; it scores 4 with or without wilds.
  * A hand with a wild and no route ready may still be complete in the plain sense and not win: that
  * is why the plain distance (mj_shanten_plain) and the scoring one differ. 捉五, 杠开 and 天胡/地胡
- * are left to chance: no route aims at them.
+ * are left to chance: no route aims at them. On 14 - 3m tiles a route at -1 has its shape complete;
+ * whether that wins can still depend on the tile drawn (混儿吊 needs it in the wild's group).
+ * A kind is counted at most four times (a hand cannot hold a fifth natural).
  */
 #ifndef MJ_SHANTEN_H
 #define MJ_SHANTEN_H
@@ -66,11 +68,6 @@ void mj_shanten_memo_init(mj_shanten_memo *memo);
 /* The table of one number suit (counts[0..8], ranks 1-9) or of the honours (counts[0..6]). */
 mj_fit mj_shanten_suit_fit(mj_shanten_memo *memo, const uint8_t *counts, bool honours);
 
-/* The max-plus sum of two tables: the most naturals with the templates shared between them. */
-mj_fit mj_fit_add(const mj_fit *a, const mj_fit *b);
-
-/* The four tables of these naturals (mj_suit order). */
-void mj_shanten_fits(mj_shanten_memo *memo, const mj_counts *natural, mj_fit out[4]);
 
 /*
  * The plain distance: four sets and a pair (melds count as sets), wilds as jokers, fan not asked.
