@@ -690,8 +690,9 @@ admin *admin_create(uv_loop_t *loop, net_server *server, store *st)
         return NULL;
     a->loop = loop;
     a->st = st;
-    /* Five failures in a row, then a wait that doubles from 2 s up to 5 min; one token back a minute. */
-    const throttle_config tc = {.rate = 1.0 / 60, .burst = 5, .base_delay_ms = 2000, .max_delay_ms = 300000,
+    /* Five failures in a row (each spends two tokens, the try and the miss, as the lobby's gates
+     * do), then a wait that doubles from 2 s up to 5 min; a token comes back each minute. */
+    const throttle_config tc = {.rate = 1.0 / 60, .burst = 10, .base_delay_ms = 2000, .max_delay_ms = 300000,
                                 .idle_ms = 3600 * 1000, .max_keys = 10000};
     a->logins = throttle_create(&tc);
     static const char *const headers[] = {"cookie", "x-csrf-token", NULL};
