@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <sqlite3.h>
 
 #include "http_client.h"
 #include "server_process.h"
@@ -445,6 +446,56 @@ START_TEST(test_the_csv_export_quotes_commas_quotes_and_keeps_chinese_names)
 }
 END_TEST
 
+/* Copies of the ledger's rows, written beside the server (rows a verify would refuse, but the
+ * export does not verify): enough rows for the export to take several pages and to fill the
+ * socket, so it must wait for the client to read. */
+static void add_rows_directly(int copies)
+{
+    sqlite3 *db = NULL;
+    ck_assert_int_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, 5000);
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < %d)"
+             " INSERT INTO ledger (table_id, hand_id, player_id, seat, units, reason, balance_after, at, prev_hash, hash)"
+             " SELECT l.table_id, l.hand_id, l.player_id, l.seat, l.units, 'copy_' || n.k, l.balance_after, l.at,"
+             " l.prev_hash, l.hash FROM n, (SELECT * FROM ledger ORDER BY id LIMIT 1) AS l",
+             copies);
+    char *err = NULL;
+    ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &err) == SQLITE_OK, "%s", err ? err : "");
+    sqlite3_close(db);
+}
+
+START_TEST(test_a_long_export_streams_every_row_once_newest_first)
+{
+    start();
+    table_client mei;
+    register_account(&mei, "Mei", "mei");
+    grant("mei");
+    play_with_bots(&mei, 1);
+    add_rows_directly(1600);
+    admin_client a = admin_login("mei");
+    json_t *one = admin_get(&a, "/api/admin/ledger?limit=1");
+    const int64_t total = json_integer_value(json_object_get(json_object_get(one, "totals"), "rows"));
+    const int64_t top = json_integer_value(json_object_get(json_array_get(json_object_get(one, "rows"), 0), "id"));
+    json_decref(one);
+    ck_assert_int_eq(total, top);
+    ck_assert_int_gt(total, 1600);
+
+    http_response r = call("GET", "/api/admin/ledger.csv", a.cookie, NULL, NULL);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_uint_gt(r.body_len, 64 * 1024);
+    const char *line = strstr(r.body, "\r\n") + 2; /* after the header */
+    int64_t expect = top;
+    for (; *line != '\0'; line = strstr(line, "\r\n") + 2)
+        ck_assert_int_eq(strtoll(line, NULL, 10), expect--);
+    ck_assert_int_eq(expect, 0);
+    http_response_free(&r);
+    tc_close(&mei);
+    stop();
+}
+END_TEST
+
 START_TEST(test_a_post_without_the_csrf_token_is_refused_and_logout_ends_the_session)
 {
     start();
@@ -564,6 +615,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_ledger_filters_narrow_the_rows_and_bad_values_are_refused_with_the_reason);
     tcase_add_test(tc, test_pages_neither_lose_nor_repeat_rows_while_hands_are_played_between_them);
     tcase_add_test(tc, test_the_csv_export_quotes_commas_quotes_and_keeps_chinese_names);
+    tcase_add_test(tc, test_a_long_export_streams_every_row_once_newest_first);
     tcase_add_test(tc, test_a_post_without_the_csrf_token_is_refused_and_logout_ends_the_session);
     tcase_add_test(tc, test_logins_exports_and_logouts_are_in_the_audit_log_newest_first);
     tcase_add_test(tc, test_failed_logins_are_throttled_per_account_and_address);
