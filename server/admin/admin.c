@@ -496,7 +496,9 @@ static void on_csv_page(void *ctx, const store_error *error, const store_ledger_
     }
     for (size_t i = 0; i < n; i++) {
         const store_ledger_line *l = &rows[i];
-        char line[512];
+        /* Worst case: seven 20-digit numbers, a nickname of STORE_NAME_MAX quotes (doubled, quoted),
+         * code, game and reason likewise: well under 1 KiB. */
+        char line[1024];
         int len = snprintf(line, sizeof line, "%" PRId64 ",%" PRId64 ",%" PRId64 ",", l->id, l->at_ms, l->table_id);
         size_t used = (size_t)len;
         csv_field(line, sizeof line, &used, l->code);
