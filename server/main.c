@@ -17,6 +17,7 @@
 
 #include <uv.h>
 
+#include "admin.h"
 #include "admin_cli.h"
 #include "config.h"
 #include "lobby.h"
@@ -29,6 +30,7 @@ typedef struct app {
     uv_signal_t sigint;
     uv_signal_t sigterm;
     net_server *net;
+    admin *admin;
     lobby *lobby;
     store *store;
     bool stopping;
@@ -266,6 +268,10 @@ static int serve(const config *cfg)
         close_loop(&a);
         return 1;
     }
+    /* The admin web API reads the store: it is served whenever there is one (always, here). */
+    a.admin = a.store ? admin_create(&a.loop, a.net, a.store) : NULL;
+    if (a.store && a.admin == NULL)
+        log_warn("the admin API is not served");
     start_guest_sweep(&a, cfg->guest_days);
     if (!start_signals(&a)) {
         log_error("cannot watch SIGINT and SIGTERM");
@@ -288,6 +294,8 @@ static int serve(const config *cfg)
     uv_run(&a.loop, UV_RUN_DEFAULT);
     net_destroy(a.net);
     a.net = NULL;
+    admin_destroy(a.admin);
+    a.admin = NULL;
     lobby_destroy(a.lobby);
     a.lobby = NULL;
     store_close(a.store);

@@ -54,6 +54,11 @@ const char *store_kind_name(store_kind kind)
         [STORE_KIND_LEDGER_VERIFY] = "ledger_verify",
         [STORE_KIND_GUESTS_EXPIRE] = "guests_expire",
         [STORE_KIND_LEDGER_QUERY] = "ledger_query",
+        [STORE_KIND_ADMIN_SESSION_OPEN] = "admin_session_open",
+        [STORE_KIND_ADMIN_SESSION_LOOKUP] = "admin_session_lookup",
+        [STORE_KIND_ADMIN_SESSION_CLOSE] = "admin_session_close",
+        [STORE_KIND_AUDIT_APPEND] = "audit_append",
+        [STORE_KIND_AUDIT_LIST] = "audit_list",
     };
     if ((unsigned)kind >= STORE_KIND_COUNT)
         return "unknown";

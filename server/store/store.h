@@ -409,6 +409,57 @@ typedef void (*store_ledger_cb)(void *ctx, const store_error *error, const store
 bool store_ledger_query(store *s, const store_ledger_filter *filter, int64_t before, int limit, bool with_totals,
                         store_ledger_cb cb, void *ctx);
 
+/* ---- Admin sessions and the audit log (the admin web API, server/admin) ---- */
+
+#define STORE_AUDIT_ACTION_MAX 32      /* an audit action's name, in bytes */
+#define STORE_AUDIT_DETAILS_MAX 1024   /* an audit entry's details, compact JSON, in bytes */
+#define STORE_AUDIT_PAGE_MAX 200       /* audit entries in one answer of store_audit_list at most */
+
+typedef struct store_admin_session {
+    int64_t player_id;
+    char account_name[STORE_NAME_MAX + 1];
+    char csrf[STORE_TOKEN_SIZE];     /* the anti-forgery token every POST must carry */
+    int64_t expires_at_ms;
+    char token[STORE_TOKEN_SIZE];    /* only in the answer to store_admin_session_open */
+} store_admin_session;
+
+typedef void (*store_admin_session_cb)(void *ctx, const store_error *error, const store_admin_session *session);
+
+/* Opens an admin session for player_id, lasting `seconds` (1 to 7 days), for the web API once a
+ * store_login of an account with is_admin has succeeded: the answer carries the token (kept only
+ * as its hash) and a new anti-forgery token. STORE_NOT_FOUND when the player is not an admin
+ * account (any more). */
+bool store_admin_session_open(store *s, int64_t player_id, int64_t seconds, store_admin_session_cb cb, void *ctx);
+
+/* The admin session of a token (token left empty). STORE_NOT_FOUND when unknown, closed,
+ * expired, or its account is no longer an admin. */
+bool store_admin_session_lookup(store *s, const char *token, store_admin_session_cb cb, void *ctx);
+
+/* Ends the admin session; STORE_NOT_FOUND if there was none. */
+bool store_admin_session_close(store *s, const char *token, store_done_cb cb, void *ctx);
+
+typedef struct store_audit_entry {
+    int64_t id;                      /* 1, 2, 3, … in the order written */
+    int64_t at_ms;
+    int64_t player_id;               /* the admin */
+    char account_name[STORE_NAME_MAX + 1];
+    char action[STORE_AUDIT_ACTION_MAX + 1];
+    char details[STORE_AUDIT_DETAILS_MAX + 1]; /* a JSON object, compact */
+} store_audit_entry;
+
+/* Appends to the audit log what admin player_id did: action is 1 to 32 bytes of [a-z0-9_.],
+ * details a JSON object (NULL: {}) of at most STORE_AUDIT_DETAILS_MAX bytes once compact. The log
+ * is append-only. Answers the entry's id. */
+bool store_audit_append(store *s, int64_t player_id, const char *action, const json_t *details, store_id_cb cb,
+                        void *ctx);
+
+/* Answers valid only during the callback. */
+typedef void (*store_audit_cb)(void *ctx, const store_error *error, const store_audit_entry *entries, size_t n);
+
+/* The audit log newest first: entries with id < before (0: from the newest), at most limit (1 to
+ * STORE_AUDIT_PAGE_MAX). */
+bool store_audit_list(store *s, int64_t before, int limit, store_audit_cb cb, void *ctx);
+
 /* ---- Administration from the command line, never from the network ---- */
 
 /* Sets or clears the admin flag of the account `name`, on the database at path (migrating it

@@ -141,6 +141,24 @@ typedef struct store_in_ledger {      /* store_ledger_query */
     bool with_totals;
 } store_in_ledger;
 
+typedef struct store_in_admin_open {  /* store_admin_session_open */
+    int64_t player_id;
+    int64_t seconds;
+    unsigned char token_hash[STORE_TOKEN_HASH_BYTES];
+    char csrf[STORE_TOKEN_SIZE];
+} store_in_admin_open;
+
+typedef struct store_in_audit {       /* store_audit_append */
+    int64_t player_id;
+    char action[STORE_AUDIT_ACTION_MAX + 1];
+    char details[STORE_AUDIT_DETAILS_MAX + 1]; /* compact JSON object */
+} store_in_audit;
+
+typedef struct store_in_audit_list {  /* store_audit_list */
+    int64_t before;                   /* 0: from the newest */
+    int limit;                        /* 1 to STORE_AUDIT_PAGE_MAX */
+} store_in_audit_list;
+
 /* What a request answers (the fields of its kind). Owned by the request until delivered. */
 typedef struct store_out {
     int64_t id;                       /* or a count */
@@ -154,6 +172,9 @@ typedef struct store_out {
     store_ledger_line *rows;           /* malloc'd */
     size_t n_rows;
     store_ledger_totals totals;
+    store_admin_session admin;
+    store_audit_entry *audit;          /* malloc'd */
+    size_t n_audit;
 } store_out;
 
 typedef struct store_req store_req;
@@ -176,6 +197,8 @@ struct store_req {
         store_hand_cb hand;
         store_count_cb count;
         store_ledger_cb ledger;
+        store_admin_session_cb admin;
+        store_audit_cb audit;
     } cb;
     void *ctx;
     uv_work_t work;
@@ -193,6 +216,9 @@ struct store_req {
         store_in_hand_get hand_get;
         store_in_expire expire;
         store_in_ledger ledger;
+        store_in_admin_open admin_open;
+        store_in_audit audit;
+        store_in_audit_list audit_list;
     } in;
     store_out out;
 };
@@ -239,6 +265,18 @@ typedef struct store_backend_ops {
     /* A page of rows (*rows malloc'd, the caller frees it) and, if asked, the totals. */
     store_status (*ledger_query)(void *b, const store_in_ledger *in, store_ledger_line **rows, size_t *n,
                                  store_ledger_totals *totals, store_error *error);
+
+    /* Admin sessions: open (STORE_NOT_FOUND unless in->player_id is an admin account), look up
+     * by token hash (in->token_hash only; the answer's token left alone), close. */
+    store_status (*admin_session_open)(void *b, const store_in_admin_open *in, store_admin_session *session,
+                                       store_error *error);
+    store_status (*admin_session_lookup)(void *b, const store_in_session *in, store_admin_session *session,
+                                         store_error *error);
+    store_status (*admin_session_close)(void *b, const store_in_session *in, store_error *error);
+    store_status (*audit_append)(void *b, const store_in_audit *in, int64_t *id, store_error *error);
+    /* A page of entries (*entries malloc'd, the caller frees it). */
+    store_status (*audit_list)(void *b, const store_in_audit_list *in, store_audit_entry **entries, size_t *n,
+                               store_error *error);
 
     /* The highest player id stored (0 when none), before the runner starts (loop thread). */
     store_status (*max_player_id)(void *b, int64_t *id, store_error *error);

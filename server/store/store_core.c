@@ -142,6 +142,9 @@ static void forget_reads(store_req *r)
     free(r->out.rows);
     r->out.rows = NULL;
     r->out.n_rows = 0;
+    free(r->out.audit);
+    r->out.audit = NULL;
+    r->out.n_audit = 0;
 }
 
 /* The request's copies of its input: secrets wiped, JSON texts and ledger rows freed. */
@@ -223,6 +226,19 @@ static void deliver(store_req *r)
     case STORE_KIND_LEDGER_QUERY:
         r->cb.ledger(r->ctx, &r->error, ok ? r->out.rows : NULL, ok ? r->out.n_rows : 0,
                      ok && r->in.ledger.with_totals ? &r->out.totals : NULL);
+        break;
+    case STORE_KIND_ADMIN_SESSION_OPEN:
+    case STORE_KIND_ADMIN_SESSION_LOOKUP:
+        r->cb.admin(r->ctx, &r->error, ok ? &r->out.admin : NULL);
+        break;
+    case STORE_KIND_ADMIN_SESSION_CLOSE:
+        r->cb.done(r->ctx, &r->error);
+        break;
+    case STORE_KIND_AUDIT_APPEND:
+        r->cb.id(r->ctx, &r->error, ok ? r->out.id : 0);
+        break;
+    case STORE_KIND_AUDIT_LIST:
+        r->cb.audit(r->ctx, &r->error, ok ? r->out.audit : NULL, ok ? r->out.n_audit : 0);
         break;
     case STORE_KIND_RECOVER:
     case STORE_KIND_COUNT:
@@ -446,6 +462,8 @@ static bool request_writes(const store_req *r)
     case STORE_KIND_RECOVER:
     case STORE_KIND_LEDGER_VERIFY:
     case STORE_KIND_LEDGER_QUERY:
+    case STORE_KIND_ADMIN_SESSION_LOOKUP:
+    case STORE_KIND_AUDIT_LIST:
         return false;
     case STORE_KIND_LOGIN:
         return r->stage == 2;
@@ -501,6 +519,17 @@ static store_status run_request(store *s, store_req *r)
         forget_reads(r);
         r->out.totals = (store_ledger_totals){0};
         return ops->ledger_query(b, &r->in.ledger, &r->out.rows, &r->out.n_rows, &r->out.totals, e);
+    case STORE_KIND_ADMIN_SESSION_OPEN:
+        return ops->admin_session_open(b, &r->in.admin_open, &r->out.admin, e);
+    case STORE_KIND_ADMIN_SESSION_LOOKUP:
+        return ops->admin_session_lookup(b, &r->in.session, &r->out.admin, e);
+    case STORE_KIND_ADMIN_SESSION_CLOSE:
+        return ops->admin_session_close(b, &r->in.session, e);
+    case STORE_KIND_AUDIT_APPEND:
+        return ops->audit_append(b, &r->in.audit, &r->out.id, e);
+    case STORE_KIND_AUDIT_LIST:
+        forget_reads(r);
+        return ops->audit_list(b, &r->in.audit_list, &r->out.audit, &r->out.n_audit, e);
     case STORE_KIND_COUNT:
         break;
     }

@@ -23,6 +23,11 @@ typedef enum store_kind {
     STORE_KIND_LEDGER_VERIFY,   /* store_ledger_verify */
     STORE_KIND_GUESTS_EXPIRE,   /* store_guests_expire */
     STORE_KIND_LEDGER_QUERY,    /* store_ledger_query */
+    STORE_KIND_ADMIN_SESSION_OPEN,   /* store_admin_session_open */
+    STORE_KIND_ADMIN_SESSION_LOOKUP, /* store_admin_session_lookup */
+    STORE_KIND_ADMIN_SESSION_CLOSE,  /* store_admin_session_close */
+    STORE_KIND_AUDIT_APPEND,    /* store_audit_append */
+    STORE_KIND_AUDIT_LIST,      /* store_audit_list */
     STORE_KIND_COUNT
 } store_kind;
 

@@ -24,7 +24,7 @@ static store_status no_memory(store_error *error)
 }
 
 /* Room for `need` elements of `size` bytes in *array. */
-static bool reserve(void **array, size_t *cap, size_t need, size_t size)
+bool store_memory_reserve(void **array, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return true;
@@ -37,6 +37,11 @@ static bool reserve(void **array, size_t *cap, size_t need, size_t size)
     *array = p;
     *cap = grown;
     return true;
+}
+
+static bool reserve(void **array, size_t *cap, size_t need, size_t size)
+{
+    return store_memory_reserve(array, cap, need, size);
 }
 
 mem_player *store_memory_find_player(store_memory *m, int64_t id)
@@ -912,6 +917,8 @@ void store_memory_data_free(store_memory *m)
     free(m->tables);
     free(m->hands);
     free(m->ledger);
+    free(m->admin_sessions);
+    free(m->audit);
 }
 
 static void mem_close(void *b) { (void)b; }
@@ -946,6 +953,11 @@ const store_backend_ops store_memory_ops = {
     .recover = mem_recover,
     .guests_expire = mem_guests_expire,
     .ledger_query = mem_ledger_query,
+    .admin_session_open = store_memory_admin_open,
+    .admin_session_lookup = store_memory_admin_lookup,
+    .admin_session_close = store_memory_admin_close,
+    .audit_append = store_memory_audit_append,
+    .audit_list = store_memory_audit_list,
     .max_player_id = mem_max_player_id,
     .verify_ledger = mem_verify_ledger,
     .close = mem_close,

@@ -24,6 +24,13 @@ typedef struct mem_session {
     int64_t expires_at_ms;
 } mem_session;
 
+typedef struct mem_admin_session {
+    unsigned char token_hash[STORE_TOKEN_HASH_BYTES];
+    int64_t player_id;
+    char csrf[STORE_TOKEN_SIZE];
+    int64_t expires_at_ms;
+} mem_admin_session;
+
 typedef struct mem_hand {
     store_memory_hand pub;
     size_t cap_actions;
@@ -56,6 +63,10 @@ typedef struct store_memory {
     store_memory_row *ledger;
     size_t n_rows, cap_rows;
     unsigned char ledger_key[STORE_LEDGER_KEY_BYTES]; /* random, made at opening: every row is v2 */
+    mem_admin_session *admin_sessions;  /* store_memory_admin.c */
+    size_t n_admin_sessions, cap_admin_sessions;
+    store_audit_entry *audit;         /* id k is element k - 1; account_name filled when listed */
+    size_t n_audit, cap_audit;
 } store_memory;
 
 extern const store_backend_ops store_memory_ops;
@@ -68,6 +79,19 @@ mem_player *store_memory_account(store_memory *m, const char *name);
 
 /* The player of that id, or NULL. */
 mem_player *store_memory_find_player(store_memory *m, int64_t id);
+
+/* Admin sessions and the audit log (store_memory_admin.c). */
+store_status store_memory_admin_open(void *b, const store_in_admin_open *in, store_admin_session *session,
+                                     store_error *error);
+store_status store_memory_admin_lookup(void *b, const store_in_session *in, store_admin_session *session,
+                                       store_error *error);
+store_status store_memory_admin_close(void *b, const store_in_session *in, store_error *error);
+store_status store_memory_audit_append(void *b, const store_in_audit *in, int64_t *id, store_error *error);
+store_status store_memory_audit_list(void *b, const store_in_audit_list *in, store_audit_entry **entries,
+                                     size_t *n, store_error *error);
+
+/* Grows *array (of elements of size bytes) to hold need; false when out of memory. */
+bool store_memory_reserve(void **array, size_t *cap, size_t need, size_t size);
 
 /* Frees the data (store_memory_ops.free does, with the rest). */
 void store_memory_data_free(store_memory *m);

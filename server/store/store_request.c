@@ -334,3 +334,85 @@ bool store_ledger_verify(store *s, store_verify_cb cb, void *ctx)
     store_req_verify(r);
     return true;
 }
+
+/* ---- Admin sessions and the audit log ---- */
+
+bool store_admin_session_open(store *s, int64_t player_id, int64_t seconds, store_admin_session_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_ADMIN_SESSION_OPEN, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.admin = cb;
+    if (store_validate_admin_open(player_id, seconds, &r->error) == STORE_OK) {
+        store_in_admin_open *in = &r->in.admin_open;
+        in->player_id = player_id;
+        in->seconds = seconds;
+        store_token_new(r->out.admin.token, in->token_hash);
+        /* The anti-forgery token is only compared, never used to find anything: its hash is not needed. */
+        unsigned char unused[STORE_TOKEN_HASH_BYTES];
+        store_token_new(in->csrf, unused);
+    }
+    store_req_submit(r);
+    return true;
+}
+
+bool store_admin_session_lookup(store *s, const char *token, store_admin_session_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_ADMIN_SESSION_LOOKUP, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.admin = cb;
+    if (!store_token_hash(token, r->in.session.token_hash))
+        store_req_fail(r, STORE_NOT_FOUND, "There is no such admin session (unknown, or logged out); log in again.");
+    store_req_submit(r);
+    return true;
+}
+
+bool store_admin_session_close(store *s, const char *token, store_done_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_ADMIN_SESSION_CLOSE, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.done = cb;
+    if (!store_token_hash(token, r->in.session.token_hash))
+        store_req_fail(r, STORE_NOT_FOUND, "There is no such admin session (unknown, or already logged out).");
+    store_req_submit(r);
+    return true;
+}
+
+bool store_audit_append(store *s, int64_t player_id, const char *action, const json_t *details, store_id_cb cb,
+                        void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_AUDIT_APPEND, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.id = cb;
+    if (store_validate_audit(player_id, action, details, &r->error) == STORE_OK) {
+        store_in_audit *in = &r->in.audit;
+        in->player_id = player_id;
+        snprintf(in->action, sizeof in->action, "%s", action);
+        char *text = details ? json_dumps(details, JSON_COMPACT | JSON_SORT_KEYS) : strdup("{}");
+        if (text == NULL)
+            out_of_memory(r);
+        else if (strlen(text) > STORE_AUDIT_DETAILS_MAX)
+            store_req_fail(r, STORE_INVALID, "An audit entry's details are at most %d bytes of JSON.",
+                           STORE_AUDIT_DETAILS_MAX);
+        else
+            snprintf(in->details, sizeof in->details, "%s", text);
+        free(text);
+    }
+    store_req_submit(r);
+    return true;
+}
+
+bool store_audit_list(store *s, int64_t before, int limit, store_audit_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_AUDIT_LIST, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.audit = cb;
+    if (store_validate_audit_page(before, limit, &r->error) == STORE_OK)
+        r->in.audit_list = (store_in_audit_list){.before = before, .limit = limit};
+    store_req_submit(r);
+    return true;
+}

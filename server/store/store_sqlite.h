@@ -65,6 +65,14 @@ typedef enum sqlite_stmt_id {
     /* store_sqlite_ledger_query.c */
     STMT_LEDGER_PAGE,
     STMT_LEDGER_TOTALS,
+    /* store_sqlite_admin.c */
+    STMT_ADMIN_ACCOUNT,
+    STMT_ADMIN_SESSIONS_PURGE,
+    STMT_ADMIN_SESSION_INSERT,
+    STMT_ADMIN_SESSION_LOOKUP,
+    STMT_ADMIN_SESSION_DELETE,
+    STMT_AUDIT_INSERT,
+    STMT_AUDIT_PAGE,
     STMT_COUNT
 } sqlite_stmt_id;
 
@@ -145,5 +153,16 @@ store_status store_sqlite_hand_finish(void *b, const store_in_hand_end *in, stor
 
 store_status store_sqlite_ledger_query(void *b, const store_in_ledger *in, store_ledger_line **rows, size_t *n,
                                        store_ledger_totals *totals, store_error *error);
+
+/* ---- Admin sessions and the audit log (store_sqlite_admin.c) ---- */
+
+store_status store_sqlite_admin_open(void *b, const store_in_admin_open *in, store_admin_session *session,
+                                     store_error *error);
+store_status store_sqlite_admin_lookup(void *b, const store_in_session *in, store_admin_session *session,
+                                       store_error *error);
+store_status store_sqlite_admin_close(void *b, const store_in_session *in, store_error *error);
+store_status store_sqlite_audit_append(void *b, const store_in_audit *in, int64_t *id, store_error *error);
+store_status store_sqlite_audit_list(void *b, const store_in_audit_list *in, store_audit_entry **entries, size_t *n,
+                                     store_error *error);
 
 #endif

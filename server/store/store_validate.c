@@ -168,3 +168,41 @@ store_status store_validate_ledger_query(const store_ledger_filter *filter, int6
                                STORE_SHORT_TEXT - 1);
     return ok(error);
 }
+
+store_status store_validate_admin_open(int64_t player_id, int64_t seconds, store_error *error)
+{
+    if (player_id <= 0)
+        return invalid(error, "An admin session is for a player id above 0.");
+    if (seconds < 1 || seconds > 7 * 24 * 3600)
+        return invalid(error, "An admin session lasts 1 second to 7 days.");
+    return ok(error);
+}
+
+static bool action_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
+store_status store_validate_audit(int64_t player_id, const char *action, const json_t *details, store_error *error)
+{
+    if (player_id <= 0)
+        return invalid(error, "An audit entry names its admin by a player id above 0.");
+    size_t len = action ? strnlen(action, STORE_AUDIT_ACTION_MAX + 1) : 0;
+    bool clean = len >= 1 && len <= STORE_AUDIT_ACTION_MAX;
+    for (size_t i = 0; clean && i < len; i++)
+        clean = action_char(action[i]);
+    if (!clean)
+        return store_error_set(error, STORE_INVALID, "An audit action is 1 to %d bytes of a-z, 0-9, '_' and '.'.",
+                               STORE_AUDIT_ACTION_MAX);
+    if (details != NULL && !json_is_object(details))
+        return invalid(error, "An audit entry's details are a JSON object.");
+    return ok(error);
+}
+
+store_status store_validate_audit_page(int64_t before, int limit, store_error *error)
+{
+    if (limit < 1 || limit > STORE_AUDIT_PAGE_MAX || before < 0)
+        return store_error_set(error, STORE_INVALID, "A page of the audit log is 1 to %d entries, below an id of 0 or more.",
+                               STORE_AUDIT_PAGE_MAX);
+    return ok(error);
+}

@@ -27,5 +27,11 @@ store_status store_validate_page(int64_t before, int limit, store_error *error);
  * time range not reversed, a page of 1 to STORE_LEDGER_PAGE_MAX rows. */
 store_status store_validate_ledger_query(const store_ledger_filter *filter, int64_t before, int limit,
                                          store_error *error);
+/* store_admin_session_open: a player id above 0, 1 second to 7 days. */
+store_status store_validate_admin_open(int64_t player_id, int64_t seconds, store_error *error);
+/* store_audit_append: an admin id above 0, an action of [a-z0-9_.] (1 to 32 bytes), details an
+ * object or NULL (their length is checked once they are serialised). */
+store_status store_validate_audit(int64_t player_id, const char *action, const json_t *details, store_error *error);
+store_status store_validate_audit_page(int64_t before, int limit, store_error *error);
 
 #endif

@@ -3204,6 +3204,232 @@ START_TEST(test_a_ledger_page_is_one_to_a_thousand_rows_and_a_range_may_not_run_
 }
 END_TEST
 
+/* ---- Admin sessions and the audit log ---- */
+
+typedef struct admin_answer {
+    bool called;
+    store_error error;
+    bool has_session;
+    store_admin_session session;
+    store_audit_entry entries[8];
+    size_t n;
+} admin_answer;
+
+static void on_admin(void *ctx, const store_error *error, const store_admin_session *session)
+{
+    admin_answer *a = ctx;
+    a->called = true;
+    a->error = *error;
+    a->has_session = session != NULL;
+    if (session)
+        a->session = *session;
+}
+
+static void on_admin_done(void *ctx, const store_error *error)
+{
+    on_admin(ctx, error, NULL);
+}
+
+static void on_audit(void *ctx, const store_error *error, const store_audit_entry *entries, size_t n)
+{
+    admin_answer *a = ctx;
+    a->called = true;
+    a->error = *error;
+    a->n = n < 8 ? n : 8;
+    if (entries)
+        memcpy(a->entries, entries, a->n * sizeof *entries);
+}
+
+static void admin_wait(admin_answer *a)
+{
+    while (!a->called)
+        uv_run(&loop, UV_RUN_ONCE);
+}
+
+static admin_answer admin_open(int64_t player_id, int64_t seconds)
+{
+    admin_answer a = {0};
+    ck_assert(store_admin_session_open(st, player_id, seconds, on_admin, &a));
+    admin_wait(&a);
+    return a;
+}
+
+static admin_answer admin_lookup(const char *token)
+{
+    admin_answer a = {0};
+    ck_assert(store_admin_session_lookup(st, token, on_admin, &a));
+    admin_wait(&a);
+    return a;
+}
+
+static admin_answer admin_close(const char *token)
+{
+    admin_answer a = {0};
+    ck_assert(store_admin_session_close(st, token, on_admin_done, &a));
+    admin_wait(&a);
+    return a;
+}
+
+static answer audit_append(int64_t player_id, const char *action, const json_t *details)
+{
+    answer a = {0};
+    ck_assert(store_audit_append(st, player_id, action, details, on_id, &a));
+    wait_for(&a);
+    return a;
+}
+
+static admin_answer audit_list(int64_t before, int limit)
+{
+    admin_answer a = {0};
+    ck_assert(store_audit_list(st, before, limit, on_audit, &a));
+    admin_wait(&a);
+    return a;
+}
+
+/* Sets the admin flag as an operator would: on the file with SQLite, by the test control in memory. */
+static void set_admin(const char *name, bool is_admin)
+{
+    if (use_memory) {
+        ck_assert_int_eq(store_memory_set_admin(st, name, is_admin), STORE_OK);
+        return;
+    }
+    store_error error;
+    ck_assert_msg(store_admin_set(dir.db, name, is_admin, &error), "%s", error.message);
+}
+
+/* An admin account "Mei" (logged in once to learn its id). */
+static int64_t admin_account(void)
+{
+    ok(account("Mei", "plum blossom", 0));
+    set_admin("Mei", true);
+    answer a = login("Mei", "plum blossom");
+    expect_ok(&a);
+    ck_assert(a.session.is_admin);
+    return a.session.player_id;
+}
+
+START_TEST(test_an_admin_session_is_found_by_its_token_with_its_csrf_until_closed)
+{
+    int64_t mei = admin_account();
+    admin_answer opened = admin_open(mei, 3600);
+    ck_assert_msg(opened.error.status == STORE_OK, "%s", opened.error.message);
+    ck_assert_uint_eq(strlen(opened.session.token), STORE_TOKEN_SIZE - 1);
+    ck_assert_uint_eq(strlen(opened.session.csrf), STORE_TOKEN_SIZE - 1);
+    ck_assert_str_ne(opened.session.token, opened.session.csrf);
+    ck_assert_str_eq(opened.session.account_name, "Mei");
+    ck_assert_int_eq(opened.session.expires_at_ms, T0_MS + 3600 * 1000);
+
+    admin_answer found = admin_lookup(opened.session.token);
+    ck_assert_int_eq(found.error.status, STORE_OK);
+    ck_assert_int_eq(found.session.player_id, mei);
+    ck_assert_str_eq(found.session.csrf, opened.session.csrf);
+    ck_assert_str_eq(found.session.token, "");
+    /* A player's session token is no admin session, nor the other way round. */
+    ck_assert_int_eq(lookup(opened.session.token).error.status, STORE_NOT_FOUND);
+
+    ck_assert_int_eq(admin_close(opened.session.token).error.status, STORE_OK);
+    ck_assert_int_eq(admin_lookup(opened.session.token).error.status, STORE_NOT_FOUND);
+    ck_assert_int_eq(admin_close(opened.session.token).error.status, STORE_NOT_FOUND);
+    ck_assert_int_eq(admin_lookup("not a token").error.status, STORE_NOT_FOUND);
+}
+END_TEST
+
+START_TEST(test_an_admin_session_expires_and_dies_with_the_admin_flag)
+{
+    int64_t mei = admin_account();
+    admin_answer a = admin_open(mei, 60);
+    admin_answer b = admin_open(mei, 3600);
+    atomic_store(&fake_now_ms, T0_MS + 60 * 1000);
+    ck_assert_int_eq(admin_lookup(a.session.token).error.status, STORE_NOT_FOUND);
+    ck_assert_int_eq(admin_lookup(b.session.token).error.status, STORE_OK);
+    set_admin("Mei", false);
+    ck_assert_int_eq(admin_lookup(b.session.token).error.status, STORE_NOT_FOUND);
+}
+END_TEST
+
+START_TEST(test_only_an_admin_account_may_open_an_admin_session)
+{
+    ok(account("Lan", "orchid leaf", 0));
+    answer lan = login("Lan", "orchid leaf");
+    expect_ok(&lan);
+    ck_assert_int_eq(admin_open(lan.session.player_id, 3600).error.status, STORE_NOT_FOUND);
+    int64_t g = guest("Bo");
+    ck_assert_int_eq(admin_open(g, 3600).error.status, STORE_NOT_FOUND);
+    ck_assert_int_eq(admin_open(9999, 3600).error.status, STORE_NOT_FOUND);
+    int64_t mei = admin_account();
+    ck_assert_int_eq(admin_open(mei, 0).error.status, STORE_INVALID);
+    ck_assert_int_eq(admin_open(mei, 8 * 24 * 3600).error.status, STORE_INVALID);
+    ck_assert_int_eq(admin_open(0, 3600).error.status, STORE_INVALID);
+}
+END_TEST
+
+START_TEST(test_the_audit_log_pages_newest_first_with_its_admin_and_details)
+{
+    int64_t mei = admin_account();
+    json_t *details = json_pack("{s:s, s:i}", "filter", "player=3", "rows", 12);
+    answer first = audit_append(mei, "login", NULL);
+    expect_ok(&first);
+    atomic_store(&fake_now_ms, T0_MS + 1000);
+    answer second = audit_append(mei, "ledger.export", details);
+    expect_ok(&second);
+    json_decref(details);
+    answer third = audit_append(mei, "logout", NULL);
+    ck_assert_int_eq(first.id, 1);
+    ck_assert_int_eq(third.id, 3);
+
+    admin_answer page = audit_list(0, 2);
+    ck_assert_int_eq(page.error.status, STORE_OK);
+    ck_assert_uint_eq(page.n, 2);
+    ck_assert_int_eq(page.entries[0].id, 3);
+    ck_assert_str_eq(page.entries[0].action, "logout");
+    ck_assert_int_eq(page.entries[1].id, 2);
+    ck_assert_str_eq(page.entries[1].action, "ledger.export");
+    ck_assert_str_eq(page.entries[1].details, "{\"filter\":\"player=3\",\"rows\":12}");
+    ck_assert_str_eq(page.entries[1].account_name, "Mei");
+    ck_assert_int_eq(page.entries[1].player_id, mei);
+    ck_assert_int_eq(page.entries[1].at_ms, T0_MS + 1000);
+
+    admin_answer rest = audit_list(page.entries[1].id, 2);
+    ck_assert_uint_eq(rest.n, 1);
+    ck_assert_int_eq(rest.entries[0].id, 1);
+    ck_assert_str_eq(rest.entries[0].details, "{}");
+    ck_assert_int_eq(rest.entries[0].at_ms, T0_MS);
+}
+END_TEST
+
+START_TEST(test_an_audit_entry_needs_a_known_player_a_plain_action_and_an_object)
+{
+    int64_t mei = admin_account();
+    ck_assert_int_eq(audit_append(9999, "login", NULL).error.status, STORE_NOT_FOUND);
+    ck_assert_int_eq(audit_append(mei, "", NULL).error.status, STORE_INVALID);
+    ck_assert_int_eq(audit_append(mei, "Drop table", NULL).error.status, STORE_INVALID);
+    json_t *array = json_array();
+    ck_assert_int_eq(audit_append(mei, "login", array).error.status, STORE_INVALID);
+    json_decref(array);
+    char big[STORE_AUDIT_DETAILS_MAX + 1];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    json_t *huge = json_pack("{s:s}", "x", big);
+    ck_assert_int_eq(audit_append(mei, "login", huge).error.status, STORE_INVALID);
+    json_decref(huge);
+    ck_assert_uint_eq(audit_list(0, 10).n, 0);
+    ck_assert_int_eq(audit_list(0, 0).error.status, STORE_INVALID);
+    ck_assert_int_eq(audit_list(0, STORE_AUDIT_PAGE_MAX + 1).error.status, STORE_INVALID);
+}
+END_TEST
+
+START_TEST(test_the_audit_log_refuses_updates_and_deletes)
+{
+    int64_t mei = admin_account();
+    ok(audit_append(mei, "login", NULL));
+    sqlite3 *db = db_open(dir.db);
+    ck_assert_int_ne(sqlite3_exec(db, "UPDATE admin_audit SET action = 'nothing'", NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_ne(sqlite3_exec(db, "DELETE FROM admin_audit", NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM admin_audit"), 1);
+    sqlite3_close(db);
+}
+END_TEST
+
 int main(void)
 {
     enum { BOTH, SQLITE_ONLY, MEMORY_ONLY };
@@ -3262,6 +3488,13 @@ int main(void)
           test_ledger_filters_narrow_by_player_table_code_game_reason_and_time,
           test_ledger_pages_by_row_id_lose_and_repeat_nothing_while_rows_are_added,
           test_a_ledger_page_is_one_to_a_thousand_rows_and_a_range_may_not_run_backwards}},
+        {"admin sessions and audit",
+         BOTH,
+         {test_an_admin_session_is_found_by_its_token_with_its_csrf_until_closed,
+          test_an_admin_session_expires_and_dies_with_the_admin_flag,
+          test_only_an_admin_account_may_open_an_admin_session,
+          test_the_audit_log_pages_newest_first_with_its_admin_and_details,
+          test_an_audit_entry_needs_a_known_player_a_plain_action_and_an_object}},
         {"loop",
          BOTH,
          {test_an_idle_store_lets_the_loop_end_and_a_request_keeps_it_running,
@@ -3278,7 +3511,8 @@ int main(void)
           test_memory_functions_do_nothing_on_a_sqlite_store, test_ids_after_a_restart_follow_the_highest_stored}},
         {"tampering",
          SQLITE_ONLY,
-         {test_the_ledger_refuses_updates_and_deletes, test_a_tampered_row_is_the_first_bad_row,
+         {test_the_ledger_refuses_updates_and_deletes, test_the_audit_log_refuses_updates_and_deletes,
+          test_a_tampered_row_is_the_first_bad_row,
           test_a_deleted_row_breaks_the_chain_at_the_next, test_a_rehashed_forgery_is_caught_by_the_hand_sum}},
         {"ledger key",
          SQLITE_ONLY,

@@ -1,0 +1,163 @@
+/*
+ * store_sqlite_admin — admin sessions and the audit log on SQLite (tables of migration 0006).
+ * A session is keyed by its token's hash, like a player's; its lookup joins players so that an
+ * account whose admin flag was cleared (`teahouse admin revoke`) loses its sessions at once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_sqlite.h"
+
+static const char *const sql[STMT_COUNT] = {
+    [STMT_ADMIN_ACCOUNT] = "SELECT account_name FROM players WHERE id = ?1 AND kind = 'account' AND is_admin = 1",
+    [STMT_ADMIN_SESSIONS_PURGE] = "DELETE FROM admin_sessions WHERE expires_at <= ?1",
+    [STMT_ADMIN_SESSION_INSERT] = "INSERT INTO admin_sessions (token_hash, player_id, csrf_token, created_at,"
+                                  " expires_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [STMT_ADMIN_SESSION_LOOKUP] = "SELECT s.player_id, p.account_name, s.csrf_token, s.expires_at"
+                                  " FROM admin_sessions AS s JOIN players AS p ON p.id = s.player_id"
+                                  " WHERE s.token_hash = ?1 AND p.is_admin = 1",
+    [STMT_ADMIN_SESSION_DELETE] = "DELETE FROM admin_sessions WHERE token_hash = ?1",
+    [STMT_AUDIT_INSERT] = "INSERT INTO admin_audit (at, player_id, action, details)"
+                          " SELECT ?1, id, ?3, ?4 FROM players WHERE id = ?2",
+    [STMT_AUDIT_PAGE] = "SELECT a.id, a.at, a.player_id, p.account_name, a.action, a.details"
+                        " FROM admin_audit AS a LEFT JOIN players AS p ON p.id = a.player_id"
+                        " WHERE ?1 = 0 OR a.id < ?1 ORDER BY a.id DESC LIMIT ?2",
+};
+
+static const char no_session[] = "There is no such admin session (unknown, or logged out); log in again.";
+
+static sqlite3_stmt *stmt(store_sqlite *q, sqlite_stmt_id id, store_error *error)
+{
+    return store_sqlite_stmt(q, id, sql[id], error);
+}
+
+store_status store_sqlite_admin_open(void *b, const store_in_admin_open *in, store_admin_session *session,
+                                     store_error *error)
+{
+    store_sqlite *q = b;
+    sqlite3_stmt *account = stmt(q, STMT_ADMIN_ACCOUNT, error);
+    sqlite3_stmt *purge = account ? stmt(q, STMT_ADMIN_SESSIONS_PURGE, error) : NULL;
+    sqlite3_stmt *insert = purge ? stmt(q, STMT_ADMIN_SESSION_INSERT, error) : NULL;
+    if (insert == NULL)
+        return error->status;
+    sqlite3_bind_int64(account, 1, in->player_id);
+    int rc = sqlite3_step(account);
+    if (rc == SQLITE_ROW)
+        store_sqlite_column_text(session->account_name, sizeof session->account_name, account, 0);
+    sqlite3_reset(account);
+    if (rc == SQLITE_DONE)
+        return store_error_set(error, STORE_NOT_FOUND, "Player %lld is not an admin account.",
+                               (long long)in->player_id);
+    if (rc != SQLITE_ROW)
+        return store_sqlite_fail(q, rc, "looking up an admin", error);
+    const int64_t now = store_now_ms(&q->options);
+    const int64_t expires = now + in->seconds * 1000;
+    sqlite3_bind_int64(purge, 1, now);
+    rc = store_sqlite_step_reset(purge);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_blob(insert, 1, in->token_hash, STORE_TOKEN_HASH_BYTES, SQLITE_STATIC);
+        sqlite3_bind_int64(insert, 2, in->player_id);
+        store_sqlite_bind_text(insert, 3, in->csrf);
+        sqlite3_bind_int64(insert, 4, now);
+        sqlite3_bind_int64(insert, 5, expires);
+        rc = store_sqlite_step_reset(insert);
+    }
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, "opening an admin session", error);
+    session->player_id = in->player_id;
+    snprintf(session->csrf, sizeof session->csrf, "%s", in->csrf);
+    session->expires_at_ms = expires;
+    return STORE_OK;
+}
+
+store_status store_sqlite_admin_lookup(void *b, const store_in_session *in, store_admin_session *session,
+                                       store_error *error)
+{
+    store_sqlite *q = b;
+    sqlite3_stmt *st = stmt(q, STMT_ADMIN_SESSION_LOOKUP, error);
+    if (st == NULL)
+        return error->status;
+    sqlite3_bind_blob(st, 1, in->token_hash, STORE_TOKEN_HASH_BYTES, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        session->player_id = sqlite3_column_int64(st, 0);
+        store_sqlite_column_text(session->account_name, sizeof session->account_name, st, 1);
+        store_sqlite_column_text(session->csrf, sizeof session->csrf, st, 2);
+        session->expires_at_ms = sqlite3_column_int64(st, 3);
+    }
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE)
+        return store_error_set(error, STORE_NOT_FOUND, "%s", no_session);
+    if (rc != SQLITE_ROW)
+        return store_sqlite_fail(q, rc, "looking up an admin session", error);
+    if (session->expires_at_ms <= store_now_ms(&q->options))
+        return store_error_set(error, STORE_NOT_FOUND, "%s", no_session);
+    return STORE_OK;
+}
+
+store_status store_sqlite_admin_close(void *b, const store_in_session *in, store_error *error)
+{
+    store_sqlite *q = b;
+    sqlite3_stmt *st = stmt(q, STMT_ADMIN_SESSION_DELETE, error);
+    if (st == NULL)
+        return error->status;
+    sqlite3_bind_blob(st, 1, in->token_hash, STORE_TOKEN_HASH_BYTES, SQLITE_STATIC);
+    int rc = store_sqlite_step_reset(st);
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, "ending an admin session", error);
+    if (sqlite3_changes(q->db) == 0)
+        return store_error_set(error, STORE_NOT_FOUND,
+                               "There is no such admin session (unknown, or already logged out).");
+    return STORE_OK;
+}
+
+store_status store_sqlite_audit_append(void *b, const store_in_audit *in, int64_t *id, store_error *error)
+{
+    store_sqlite *q = b;
+    sqlite3_stmt *st = stmt(q, STMT_AUDIT_INSERT, error);
+    if (st == NULL)
+        return error->status;
+    sqlite3_bind_int64(st, 1, store_now_ms(&q->options));
+    sqlite3_bind_int64(st, 2, in->player_id);
+    store_sqlite_bind_text(st, 3, in->action);
+    store_sqlite_bind_text(st, 4, in->details);
+    int rc = store_sqlite_step_reset(st);
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, "appending to the audit log", error);
+    if (sqlite3_changes(q->db) == 0) /* foreign keys are off: the SELECT checks the player */
+        return store_error_set(error, STORE_NOT_FOUND, "There is no player %lld.", (long long)in->player_id);
+    *id = sqlite3_last_insert_rowid(q->db);
+    return STORE_OK;
+}
+
+store_status store_sqlite_audit_list(void *b, const store_in_audit_list *in, store_audit_entry **entries,
+                                     size_t *n, store_error *error)
+{
+    store_sqlite *q = b;
+    *entries = NULL;
+    *n = 0;
+    sqlite3_stmt *st = stmt(q, STMT_AUDIT_PAGE, error);
+    if (st == NULL)
+        return error->status;
+    *entries = malloc((size_t)in->limit * sizeof **entries);
+    if (*entries == NULL)
+        return store_error_set(error, STORE_INTERNAL, "Out of memory reading the audit log.");
+    sqlite3_bind_int64(st, 1, in->before);
+    sqlite3_bind_int(st, 2, in->limit);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < (size_t)in->limit) {
+        store_audit_entry *e = &(*entries)[(*n)++];
+        memset(e, 0, sizeof *e);
+        e->id = sqlite3_column_int64(st, 0);
+        e->at_ms = sqlite3_column_int64(st, 1);
+        e->player_id = sqlite3_column_int64(st, 2);
+        store_sqlite_column_text(e->account_name, sizeof e->account_name, st, 3);
+        store_sqlite_column_text(e->action, sizeof e->action, st, 4);
+        store_sqlite_column_text(e->details, sizeof e->details, st, 5);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return store_sqlite_fail(q, rc, "reading the audit log", error);
+    return STORE_OK;
+}
