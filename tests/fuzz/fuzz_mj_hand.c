@@ -261,7 +261,10 @@ static json_t *action_of_line(const session *s, int seat, const uint8_t *text, s
 
 /* --- playing --- */
 
-static int claim_seconds(const session *s) { return (int)json_integer_value(json_object_get(s->options, "claim_seconds")); }
+static int claim_seconds(const session *s)
+{
+    return (int)json_integer_value(json_object_get(s->options, "claim_seconds"));
+}
 
 /* One action by one seat, every promise checked. */
 static void play(session *s, int seat, json_t *action, bool must_accept)
