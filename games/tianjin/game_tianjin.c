@@ -20,6 +20,7 @@
  */
 #include "game_tianjin.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +287,7 @@ static void deal(game_hand *hand, bool sat)
     mj_hand h = hand->h;
     /* the same wall and dice as at the start; the choices were checked as they came */
     mj_status status = mj_hand_deal(&hand->h, &h.options, h.wall, dice_of(&h), h.banker, sat, pulls);
+    assert(status == MJ_OK);
     (void)status;
     hand->h.windows = true;
     hand->stage = STAGE_PLAY;
