@@ -219,6 +219,14 @@ static void read_header(session *s, const uint8_t **cursor, const uint8_t *end)
     s->state = json_pack("{s:i, s:i, s:b}", "banker", banker, "count", count, "must_sit", must_sit);
 }
 
+/* The decimal number at the start of text (the input is not NUL-terminated). */
+static unsigned long number_of(const uint8_t *text, size_t length)
+{
+    char digits[16] = "";
+    memcpy(digits, text, length < sizeof digits - 1 ? length : sizeof digits - 1);
+    return strtoul(digits, NULL, 10);
+}
+
 static int first_deciding(const game_hand *hand)
 {
     game_decision d[GAME_SEATS];
@@ -251,7 +259,7 @@ static json_t *action_of_line(const session *s, int seat, const uint8_t *text, s
         int owner = seat >= 0 && seat < GAME_SEATS ? seat : first_deciding(s->hand);
         const json_t *tiles = json_object_get(view_of(s->seen, owner), "hand");
         size_t n = json_array_size(tiles);
-        size_t at = length > 1 ? strtoul((const char *)text + 1, NULL, 10) % (n > 0 ? n : 1) : 0;
+        size_t at = number_of(text + 1, length - 1) % (n > 0 ? n : 1);
         const char *key = text[0] == 'd' ? "discard" : text[0] == 'k' ? "concealed_kong" : "added_kong";
         const json_t *tile = json_array_get(tiles, at);
         return tile != NULL ? json_pack("{s:O}", key, tile) : json_pack("{s:s}", key, "5m");
@@ -300,8 +308,8 @@ static void play(session *s, int seat, json_t *action, bool must_accept)
 static void play_line(session *s, const uint8_t *line, size_t length)
 {
     if (line[0] == '#') {
-        long k = length > 1 ? strtol((const char *)line + 1, NULL, 10) : 1;
-        for (long i = 0; i < k && i < MAX_AUTO && !GAME->is_over(s->hand) && s->steps < MAX_STEPS; i++) {
+        unsigned long k = length > 1 ? number_of(line + 1, length - 1) : 1;
+        for (unsigned long i = 0; i < k && i < MAX_AUTO && !GAME->is_over(s->hand) && s->steps < MAX_STEPS; i++) {
             int seat = first_deciding(s->hand);
             json_t *action = default_action(s->hand, seat);
             FUZZ_CHECK(action != NULL, "seat %d owes a decision and neither bot nor timeout makes one", seat);
