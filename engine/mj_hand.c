@@ -238,21 +238,19 @@ static bool discarded_wild(const mj_hand *h, int seat)
     return false;
 }
 
-/* The seat's hand with the drawn tile as the winning tile, as mj_fan scores it. */
-static mj_winning_hand winning_hand(const mj_hand *h, int seat)
+void mj_hand_winning_hand(const mj_hand *h, int seat, mj_winning_hand *w)
 {
-    mj_winning_hand w;
-    memset(&w, 0, sizeof w);
-    w.concealed = h->hand[seat];
-    w.concealed.n[h->drawn]--;
-    memcpy(w.melds, h->melds[seat], sizeof w.melds);
-    w.n_melds = h->n_melds[seat];
-    w.win_tile = (uint8_t)h->drawn;
-    w.indicator = h->indicator;
-    w.kong_replacement = h->on_replacement;
-    w.first_draw = h->first_draw;
-    w.dealer = seat == h->banker;
-    return w;
+    memset(w, 0, sizeof *w);
+    w->concealed = h->hand[seat];
+    if (h->drawn >= 0 && w->concealed.n[h->drawn] > 0)
+        w->concealed.n[h->drawn]--;
+    memcpy(w->melds, h->melds[seat], sizeof w->melds);
+    w->n_melds = h->n_melds[seat];
+    w->win_tile = (uint8_t)(h->drawn >= 0 ? h->drawn : 0);
+    w->indicator = h->indicator;
+    w->kong_replacement = h->on_replacement;
+    w->first_draw = h->first_draw;
+    w->dealer = seat == h->banker;
 }
 
 /* The order of mj_hand_win_check: the tiles first, so a seat barred by its wild discard hears of
@@ -261,7 +259,8 @@ static mj_status win_check(const mj_hand *h, int seat, mj_score *score)
 {
     if (h->drawn < 0)
         return MJ_ERR_NOT_NOW;
-    mj_winning_hand w = winning_hand(h, seat);
+    mj_winning_hand w;
+    mj_hand_winning_hand(h, seat, &w);
     mj_status status = mj_score_hand(&h->options, &w, score);
     if (status == MJ_ERR_UNDER_MINIMUM)
         return MJ_ERR_UNDER_MINIMUM;

@@ -145,6 +145,10 @@ mj_status mj_hand_act(mj_hand *h, const mj_action *action);
  */
 mj_status mj_hand_win_check(const mj_hand *h, int seat, mj_score *out);
 
+/* The seat's hand as mj_fan scores it, its drawn tile the winning tile: for the seat to act while it
+ * holds a drawn tile, and for the winner of a finished hand. */
+void mj_hand_winning_hand(const mj_hand *h, int seat, mj_winning_hand *out);
+
 /* Ends the claim window on the last discard with no claim (MJ_PHASE_CLAIM or MJ_PHASE_WINDOW): the
  * next seat draws, or the hand is drawn when the live wall is exhausted. MJ_ERR_NOT_NOW in another
  * phase, the hand unchanged. */
