@@ -38,6 +38,35 @@ static mj_status start_check(const mj_options *options, int banker, bool sat, co
 mj_status mj_hand_start(mj_hand *h, const mj_options *options, uint64_t seed, int banker, bool sat,
                         const uint8_t pulls[MJ_SEATS])
 {
+    rng_state rng;
+    rng_seed(&rng, seed);
+    uint8_t wall[MJ_TILES];
+    for (int i = 0; i < MJ_TILES; i++)
+        wall[i] = (uint8_t)(i / MJ_COPIES);
+    rng_shuffle(&rng, wall, MJ_TILES);
+    int dice = 2 + (int)rng_below(&rng, 6) + (int)rng_below(&rng, 6);
+    return mj_hand_deal(h, options, wall, dice, banker, sat, pulls);
+}
+
+static bool is_whole_set(const uint8_t wall[MJ_TILES])
+{
+    int count[MJ_KINDS] = {0};
+    for (int i = 0; i < MJ_TILES; i++) {
+        if (wall[i] >= MJ_KINDS)
+            return false;
+        count[wall[i]]++;
+    }
+    for (int k = 0; k < MJ_KINDS; k++)
+        if (count[k] != MJ_COPIES)
+            return false;
+    return true;
+}
+
+mj_status mj_hand_deal(mj_hand *h, const mj_options *options, const uint8_t wall[MJ_TILES], int dice, int banker,
+                       bool sat, const uint8_t pulls[MJ_SEATS])
+{
+    if (!is_whole_set(wall) || dice < 2 || dice > 12)
+        return MJ_ERR_BAD_INPUT;
     mj_status status = start_check(options, banker, sat, pulls);
     if (status != MJ_OK)
         return status;
@@ -47,12 +76,7 @@ mj_status mj_hand_start(mj_hand *h, const mj_options *options, uint64_t seed, in
     h->sat = sat;
     memcpy(h->pulls, pulls, MJ_SEATS);
 
-    rng_state rng;
-    rng_seed(&rng, seed);
-    for (int i = 0; i < MJ_TILES; i++)
-        h->wall[i] = (uint8_t)(i / MJ_COPIES);
-    rng_shuffle(&rng, h->wall, MJ_TILES);
-    int dice = 2 + (int)rng_below(&rng, 6) + (int)rng_below(&rng, 6);
+    memcpy(h->wall, wall, MJ_TILES);
     h->indicator_at = (uint8_t)(MJ_TILES - 2 * dice);
     h->indicator = h->wall[h->indicator_at];
     h->wilds = mj_wild_kinds(h->indicator, options->gua_da_feng);
@@ -76,21 +100,26 @@ mj_status mj_hand_start(mj_hand *h, const mj_options *options, uint64_t seed, in
 
 /* --- the end --- */
 
+void mj_hand_outcome(const mj_hand *h, mj_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    o->banker = h->banker;
+    o->sat = h->sat;
+    memcpy(o->pulls, h->pulls, MJ_SEATS);
+    o->winner = h->winner;
+    o->fan = h->winner >= 0 ? h->score.fan : 0;
+    o->n_kongs = h->n_kongs;
+    memcpy(o->kongs, h->kongs, sizeof o->kongs);
+    o->chan = h->chan;
+    o->n_wild_discards = h->n_wild_discards;
+    memcpy(o->wild_discards, h->wild_discards, sizeof o->wild_discards);
+}
+
 static void finish(mj_hand *h)
 {
     h->phase = MJ_PHASE_OVER;
     mj_outcome o;
-    memset(&o, 0, sizeof o);
-    o.banker = h->banker;
-    o.sat = h->sat;
-    memcpy(o.pulls, h->pulls, MJ_SEATS);
-    o.winner = h->winner;
-    o.fan = h->winner >= 0 ? h->score.fan : 0;
-    o.n_kongs = h->n_kongs;
-    memcpy(o.kongs, h->kongs, sizeof o.kongs);
-    o.chan = h->chan;
-    o.n_wild_discards = h->n_wild_discards;
-    memcpy(o.wild_discards, h->wild_discards, sizeof o.wild_discards);
+    mj_hand_outcome(h, &o);
     mj_settle(&h->options, &o, &h->settlement);
 }
 
@@ -193,6 +222,10 @@ static mj_status discard(mj_hand *h, int seat, int tile)
         h->claimer = (uint8_t)claimer;
         return MJ_OK;
     }
+    if (h->windows) {
+        h->phase = MJ_PHASE_WINDOW; /* the table's window decides when the next seat draws */
+        return MJ_OK;
+    }
     draw_live(h, (seat + 1) % MJ_SEATS);
     return MJ_OK;
 }
@@ -205,31 +238,46 @@ static bool discarded_wild(const mj_hand *h, int seat)
     return false;
 }
 
-/* The seat's hand with the drawn tile as the winning tile, as mj_fan scores it. */
-static mj_winning_hand winning_hand(const mj_hand *h, int seat)
+void mj_hand_winning_hand(const mj_hand *h, int seat, mj_winning_hand *w)
 {
-    mj_winning_hand w;
-    memset(&w, 0, sizeof w);
-    w.concealed = h->hand[seat];
-    w.concealed.n[h->drawn]--;
-    memcpy(w.melds, h->melds[seat], sizeof w.melds);
-    w.n_melds = h->n_melds[seat];
-    w.win_tile = (uint8_t)h->drawn;
-    w.indicator = h->indicator;
-    w.kong_replacement = h->on_replacement;
-    w.first_draw = h->first_draw;
-    w.dealer = seat == h->banker;
-    return w;
+    memset(w, 0, sizeof *w);
+    w->concealed = h->hand[seat];
+    if (h->drawn >= 0 && w->concealed.n[h->drawn] > 0)
+        w->concealed.n[h->drawn]--;
+    memcpy(w->melds, h->melds[seat], sizeof w->melds);
+    w->n_melds = h->n_melds[seat];
+    w->win_tile = (uint8_t)(h->drawn >= 0 ? h->drawn : 0);
+    w->indicator = h->indicator;
+    w->kong_replacement = h->on_replacement;
+    w->first_draw = h->first_draw;
+    w->dealer = seat == h->banker;
 }
 
+/* The order of mj_hand_win_check: the tiles first, so a seat barred by its wild discard hears of
+ * it only when it holds a win. */
 static mj_status win_check(const mj_hand *h, int seat, mj_score *score)
 {
     if (h->drawn < 0)
         return MJ_ERR_NOT_NOW;
-    if (discarded_wild(h, seat))
-        return MJ_ERR_WILD_DISCARDED;
-    mj_winning_hand w = winning_hand(h, seat);
-    return mj_score_hand(&h->options, &w, score) == MJ_OK ? MJ_OK : MJ_ERR_NO_WIN;
+    mj_winning_hand w;
+    mj_hand_winning_hand(h, seat, &w);
+    mj_status status = mj_score_hand(&h->options, &w, score);
+    if (status == MJ_ERR_UNDER_MINIMUM)
+        return MJ_ERR_UNDER_MINIMUM;
+    if (status != MJ_OK)
+        return MJ_ERR_NO_WIN; /* not four sets and a pair (a dealt hand is never impossible) */
+    return discarded_wild(h, seat) ? MJ_ERR_WILD_DISCARDED : MJ_OK;
+}
+
+mj_status mj_hand_win_check(const mj_hand *h, int seat, mj_score *out)
+{
+    if (h->phase != MJ_PHASE_TURN || seat != h->turn)
+        return h->phase == MJ_PHASE_OVER ? MJ_ERR_HAND_OVER : MJ_ERR_NOT_YOUR_TURN;
+    mj_score score;
+    mj_status status = win_check(h, seat, &score);
+    if (status == MJ_OK && out != NULL)
+        *out = score;
+    return status;
 }
 
 static void add_kong(mj_hand *h, int seat, mj_kong_kind kind)
@@ -352,9 +400,17 @@ mj_status mj_hand_act(mj_hand *h, const mj_action *a)
     return h->phase == MJ_PHASE_CLAIM ? act_in_claim(h, a) : act_in_turn(h, a);
 }
 
+mj_status mj_hand_close_window(mj_hand *h)
+{
+    if (h->phase != MJ_PHASE_CLAIM && h->phase != MJ_PHASE_WINDOW)
+        return MJ_ERR_NOT_NOW;
+    draw_live(h, (h->turn + 1) % MJ_SEATS);
+    return MJ_OK;
+}
+
 int mj_hand_deciding(const mj_hand *h)
 {
-    if (h->phase == MJ_PHASE_OVER)
+    if (h->phase == MJ_PHASE_OVER || h->phase == MJ_PHASE_WINDOW)
         return -1;
     return h->phase == MJ_PHASE_CLAIM ? h->claimer : h->turn;
 }

@@ -19,6 +19,13 @@
  *
  * What a decision before the hand (坐庄, 拉庄) chose is given to mj_hand_start; the table carries
  * the bank and the banker's count from hand to hand.
+ *
+ * Claim windows. A table gives every discard a window in which all three other seats decide, so
+ * that nobody learns whether anyone could claim. It sets `windows` after the start: a discard
+ * nobody can claim then waits in MJ_PHASE_WINDOW (nobody decides in the engine) instead of passing
+ * the draw on at once, and the claimer's pass is not needed either: mj_hand_close_window closes
+ * either kind of window when the table's window ends, and only then is the next tile drawn. Without
+ * `windows` (the default) the flow is as above.
  */
 #ifndef MJ_HAND_H
 #define MJ_HAND_H
@@ -39,6 +46,8 @@ typedef enum {
     MJ_PHASE_TURN = 0, /* `turn` acts: win, kong or discard (only discard after a pung) */
     MJ_PHASE_CLAIM,    /* `claimer` may pung or kong the last discard, or pass */
     MJ_PHASE_OVER,     /* won or drawn; `settlement` holds the payments */
+    MJ_PHASE_WINDOW,   /* with `windows`: the last discard, which nobody can claim, waits for
+                          mj_hand_close_window; `turn` is its discarder */
 } mj_phase;
 
 typedef enum {
@@ -84,6 +93,7 @@ typedef struct mj_hand {
     uint8_t n_discards[MJ_SEATS];
     uint8_t draws[MJ_SEATS]; /* live-wall draws made (the deal not counted) */
 
+    bool windows;         /* every discard waits for mj_hand_close_window (set after the start) */
     uint8_t phase;        /* mj_phase */
     uint8_t turn;         /* the seat to act in MJ_PHASE_TURN, or the last discarder in MJ_PHASE_CLAIM */
     uint8_t claimer;      /* MJ_PHASE_CLAIM */
@@ -113,14 +123,45 @@ typedef struct mj_hand {
 mj_status mj_hand_start(mj_hand *h, const mj_options *options, uint64_t seed, int banker, bool sat,
                         const uint8_t pulls[MJ_SEATS]);
 
+/*
+ * The same from a given wall (136 tiles, four of each kind, dealt from the front) and the dice's
+ * total 2..12 that turns up the indicator, wall[136 - 2 × dice]: mj_hand_start shuffles the wall
+ * and rolls the dice from its seed, then deals with this. MJ_ERR_BAD_INPUT for a wall that is not
+ * the 136 tiles or dice out of range; MJ_ERR_BAD_START as mj_hand_start.
+ */
+mj_status mj_hand_deal(mj_hand *h, const mj_options *options, const uint8_t wall[MJ_TILES], int dice, int banker,
+                       bool sat, const uint8_t pulls[MJ_SEATS]);
+
 /* Checks an action against the hand and makes it; MJ_OK, or the first reason it is refused (hand
  * unchanged). */
 mj_status mj_hand_act(mj_hand *h, const mj_action *action);
 
+/*
+ * Whether seat, holding a drawn tile, may win now, with the score in out (may be NULL) when it may:
+ * MJ_OK, else the first reason not of MJ_ERR_NOT_YOUR_TURN (another seat acts), MJ_ERR_NOT_NOW (no
+ * drawn tile: after a pung), MJ_ERR_NO_WIN (the tiles are not four sets and a pair),
+ * MJ_ERR_UNDER_MINIMUM (they are, but score no fan) and MJ_ERR_WILD_DISCARDED (they win, but the
+ * seat discarded a wild this hand).
+ */
+mj_status mj_hand_win_check(const mj_hand *h, int seat, mj_score *out);
+
+/* The seat's hand as mj_fan scores it, its drawn tile the winning tile: for the seat to act while it
+ * holds a drawn tile, and for the winner of a finished hand. */
+void mj_hand_winning_hand(const mj_hand *h, int seat, mj_winning_hand *out);
+
+/* Ends the claim window on the last discard with no claim (MJ_PHASE_CLAIM or MJ_PHASE_WINDOW): the
+ * next seat draws, or the hand is drawn when the live wall is exhausted. MJ_ERR_NOT_NOW in another
+ * phase, the hand unchanged. */
+mj_status mj_hand_close_window(mj_hand *h);
+
+/* What the hand's settlement is computed from (mj_settle.h), so far: the outcome of a finished
+ * hand, and of a hand in play what has happened yet (no winner). */
+void mj_hand_outcome(const mj_hand *h, mj_outcome *out);
+
 /* Every action open now (the seat to act's, or the claimer's), into out; returns how many. */
 int mj_hand_legal_actions(const mj_hand *h, mj_action out[MJ_MAX_ACTIONS]);
 
-/* The seat whose decision the hand waits for, or -1 when it is over. */
+/* The seat whose decision the hand waits for, or -1 when it is over or in MJ_PHASE_WINDOW. */
 int mj_hand_deciding(const mj_hand *h);
 
 static inline bool mj_hand_over(const mj_hand *h) { return h->phase == MJ_PHASE_OVER; }

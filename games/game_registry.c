@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "game.h"
+#include "tianjin/game_tianjin.h"
 
-static const game_ops *const GAMES[] = {&game_tiengow};
+static const game_ops *const GAMES[] = {&game_tiengow, &game_tianjin};
 
 const game_ops *game_find(const char *name)
 {

@@ -17,7 +17,8 @@
 
 const char *mjj_error_name(mjj_error error)
 {
-    static const char *const NAMES[] = {"ok", "bad_request", "impossible", "not_a_win", "under_minimum"};
+    static const char *const NAMES[] = {"ok",        "bad_request",  "impossible",
+                                        "not_a_win", "under_minimum", "illegal_action"};
     return (unsigned)error < COUNT(NAMES) ? NAMES[error] : "bad_request";
 }
 
@@ -569,4 +570,237 @@ json_t *mjj_settlement_to_json(const mj_settlement *s)
     failed |= json_object_set_new(answer, "next_banker", json_integer(s->next_banker));
     failed |= json_object_set_new(answer, "next_must_sit", json_boolean(s->next_must_sit));
     return complete(answer, failed);
+}
+
+/* --- the table (games/tianjin) --- */
+
+mjj_error mjj_parse_table_options(const json_t *value, mj_options *out, int *claim_seconds, char *msg,
+                                  size_t msg_size)
+{
+    if (value != NULL && !json_is_object(value))
+        return fail(MJJ_BAD_REQUEST, msg, msg_size, "options must be an object, not %s.", json_type_phrase(value));
+    const json_t *seconds = json_object_get(value, "claim_seconds");
+    json_int_t v = MJJ_CLAIM_SECONDS_DEFAULT;
+    if (seconds != NULL) {
+        mjj_error e = parse_int_range(seconds, "options.claim_seconds", MJJ_CLAIM_SECONDS_MIN, MJJ_CLAIM_SECONDS_MAX,
+                                      &v, msg, msg_size);
+        if (e != MJJ_OK)
+            return e;
+    }
+    /* The rules' options are read by the calculator's own reader, which knows no claim_seconds. */
+    json_t *rules = value != NULL ? json_copy((json_t *)value) : NULL;
+    if (value != NULL && (rules == NULL || (seconds != NULL && json_object_del(rules, "claim_seconds") != 0))) {
+        json_decref(rules);
+        return fail(MJJ_BAD_REQUEST, msg, msg_size, "Out of memory.");
+    }
+    mjj_error e = mjj_parse_options(rules, out, msg, msg_size);
+    json_decref(rules);
+    if (e == MJJ_OK)
+        *claim_seconds = (int)v;
+    return e;
+}
+
+json_t *mjj_table_options_to_json(const mj_options *o, int claim_seconds)
+{
+    json_t *object = json_object();
+    if (object == NULL)
+        return NULL;
+    int failed = json_object_set_new(object, "gua_da_feng", json_boolean(o->gua_da_feng));
+    failed |= json_object_set_new(object, "wild_discard_penalty", json_boolean(o->wild_discard_penalty));
+    failed |= json_object_set_new(object, "gold_kong_fan", json_integer(o->gold_kong_fan));
+    failed |= json_object_set_new(object, "chan", json_boolean(o->chan));
+    failed |= json_object_set_new(object, "must_sit", json_boolean(o->must_sit));
+    failed |= json_object_set_new(object, "max_pulls", json_integer(o->max_pulls));
+    failed |= json_object_set_new(object, "no_replacement",
+                                  json_string(o->no_replacement == MJ_NO_REPLACEMENT_SKIP_INDICATOR ? "skip_indicator"
+                                                                                                    : "draw"));
+    failed |= json_object_set_new(object, "base", json_integer(o->base));
+    failed |= json_object_set_new(object, "claim_seconds", json_integer(claim_seconds));
+    return complete(object, failed);
+}
+
+/* --- actions --- */
+
+/* What each action's value is: rows in mjj_action_kind's order. */
+typedef enum { VALUE_BOOL, VALUE_PULLS, VALUE_TILE, VALUE_TRUE } action_value;
+
+static const struct {
+    const char *key;
+    action_value value;
+} ACTIONS[MJJ_ACT_KINDS] = {
+    [MJJ_ACT_SIT] = {"sit", VALUE_BOOL},
+    [MJJ_ACT_PULL] = {"pull", VALUE_PULLS},
+    [MJJ_ACT_DISCARD] = {"discard", VALUE_TILE},
+    [MJJ_ACT_WIN] = {"win", VALUE_TRUE},
+    [MJJ_ACT_CONCEALED_KONG] = {"concealed_kong", VALUE_TILE},
+    [MJJ_ACT_ADDED_KONG] = {"added_kong", VALUE_TILE},
+    [MJJ_ACT_PUNG] = {"pung", VALUE_TRUE},
+    [MJJ_ACT_KONG] = {"kong", VALUE_TRUE},
+    [MJJ_ACT_PASS] = {"pass", VALUE_TRUE},
+};
+
+const char *mjj_action_key(mjj_action_kind kind) { return (unsigned)kind < MJJ_ACT_KINDS ? ACTIONS[kind].key : ""; }
+
+mjj_error mjj_parse_action(const json_t *value, const char *where, mjj_action *out, char *msg, size_t msg_size)
+{
+    static const char SHAPES[] = "{\"sit\":true|false}, {\"pull\":0..2}, {\"discard\":\"5m\"}, {\"win\":true}, "
+                                 "{\"concealed_kong\":\"5m\"}, {\"added_kong\":\"5m\"}, {\"pung\":true}, "
+                                 "{\"kong\":true} or {\"pass\":true}";
+    if (!json_is_object(value) || json_object_size(value) != 1)
+        return fail(MJJ_BAD_REQUEST, msg, msg_size, "%s must be an object of one key: %s.", where, SHAPES);
+    const char *key = json_object_iter_key(json_object_iter((json_t *)value));
+    const json_t *given = json_object_iter_value(json_object_iter((json_t *)value));
+    int kind = -1;
+    for (int k = 0; k < MJJ_ACT_KINDS; k++)
+        if (strcmp(key, ACTIONS[k].key) == 0)
+            kind = k;
+    if (kind < 0)
+        return fail(MJJ_BAD_REQUEST, msg, msg_size, "%s has the unknown key \"%.40s\"; an action is %s.", where, key,
+                    SHAPES);
+    char at[FIELD_SIZE];
+    snprintf(at, sizeof at, "%s.%s", where, key);
+    mjj_action a = {.kind = (mjj_action_kind)kind, .value = 0};
+    mjj_error e = MJJ_OK;
+    json_int_t v;
+    bool flag;
+    switch (ACTIONS[kind].value) {
+    case VALUE_BOOL:
+        if ((e = parse_bool(given, at, &flag, msg, msg_size)) == MJJ_OK)
+            a.value = flag;
+        break;
+    case VALUE_PULLS:
+        if ((e = parse_int_range(given, at, 0, MJJ_MAX_PULLS, &v, msg, msg_size)) == MJJ_OK)
+            a.value = (int)v;
+        break;
+    case VALUE_TILE:
+        e = mjj_parse_tile(given, at, &a.value, msg, msg_size);
+        break;
+    case VALUE_TRUE:
+        if (!json_is_true(given))
+            return fail(MJJ_BAD_REQUEST, msg, msg_size, "%s must be true.", at);
+        break;
+    }
+    if (e == MJJ_OK)
+        *out = a;
+    return e;
+}
+
+json_t *mjj_action_to_json(const mjj_action *a)
+{
+    if ((unsigned)a->kind >= MJJ_ACT_KINDS)
+        return NULL;
+    json_t *value;
+    switch (ACTIONS[a->kind].value) {
+    case VALUE_BOOL: value = json_boolean(a->value); break;
+    case VALUE_PULLS: value = json_integer(a->value); break;
+    case VALUE_TILE: value = mjj_tile_to_json(a->value); break;
+    default: value = json_true(); break;
+    }
+    return json_pack("{s:o}", ACTIONS[a->kind].key, value);
+}
+
+/* --- views and results --- */
+
+json_t *mjj_tiles_to_json(const uint8_t *kinds, int n)
+{
+    json_t *tiles = json_array();
+    int failed = tiles == NULL;
+    for (int i = 0; !failed && i < n; i++)
+        failed |= json_array_append_new(tiles, mjj_tile_to_json(kinds[i]));
+    return complete(tiles, failed);
+}
+
+json_t *mjj_counts_to_json(const mj_counts *counts)
+{
+    json_t *tiles = json_array();
+    int failed = tiles == NULL;
+    for (int k = 0; !failed && k < MJ_KINDS; k++)
+        for (int c = 0; !failed && c < counts->n[k]; c++)
+            failed |= json_array_append_new(tiles, mjj_tile_to_json(k));
+    return complete(tiles, failed);
+}
+
+json_t *mjj_kind_set_to_json(mj_kind_set set)
+{
+    json_t *kinds = json_array();
+    int failed = kinds == NULL;
+    for (int k = 0; !failed && k < MJ_KINDS; k++)
+        if (mj_kind_set_has(set, k))
+            failed |= json_array_append_new(kinds, mjj_tile_to_json(k));
+    return complete(kinds, failed);
+}
+
+static const char *const MELD_NAMES[] = {[MJ_MELD_PUNG] = "pung", [MJ_MELD_KONG] = "kong",
+                                         [MJ_MELD_CONCEALED_KONG] = "concealed_kong"};
+
+json_t *mjj_meld_to_json(const mj_meld *meld)
+{
+    uint8_t tiles[4] = {meld->tile, meld->tile, meld->tile, meld->tile};
+    const char *kind = meld->kind < COUNT(MELD_NAMES) ? MELD_NAMES[meld->kind] : "pung";
+    return json_pack("{s:s, s:o}", "kind", kind, "tiles", mjj_tiles_to_json(tiles, mj_meld_size(meld)));
+}
+
+json_t *mjj_melds_to_json(const mj_meld *melds, int n)
+{
+    json_t *list = json_array();
+    int failed = list == NULL;
+    for (int i = 0; !failed && i < n; i++)
+        failed |= json_array_append_new(list, mjj_meld_to_json(&melds[i]));
+    return complete(list, failed);
+}
+
+json_t *mjj_kongs_to_json(const mj_kong_made *kongs, int n)
+{
+    static const char *const KINDS[] = {[MJ_KONG_EXPOSED] = "kong", [MJ_KONG_CONCEALED] = "concealed_kong",
+                                        [MJ_KONG_GOLD] = "gold_kong"};
+    json_t *list = json_array();
+    int failed = list == NULL;
+    for (int i = 0; !failed && i < n; i++)
+        failed |= json_array_append_new(list, json_pack("{s:i, s:s}", "seat", kongs[i].seat, "kind",
+                                                        kongs[i].kind < COUNT(KINDS) ? KINDS[kongs[i].kind] : "kong"));
+    return complete(list, failed);
+}
+
+json_t *mjj_win_to_json(int seat, const mj_options *options, const mj_winning_hand *hand, const mj_score *score)
+{
+    json_t *win = json_object(), *scored = mjj_score_to_json(score), *fans = json_array();
+    int failed = win == NULL || scored == NULL || fans == NULL;
+    for (int f = 0; !failed && f < MJ_FAN_COUNT; f++)
+        if (score->fans & MJ_FAN_BIT(f))
+            failed |= json_array_append_new(fans, json_pack("{s:s, s:s, s:i}", "name", mj_fan_name((mj_fan)f), "zh",
+                                                            mj_fan_zh((mj_fan)f), "value",
+                                                            mj_fan_value((mj_fan)f, options)));
+    if (failed) {
+        json_decref(win);
+        json_decref(scored);
+        json_decref(fans);
+        return NULL;
+    }
+    failed |= json_object_set_new(win, "seat", json_integer(seat));
+    failed |= json_object_set_new(win, "concealed", mjj_counts_to_json(&hand->concealed));
+    failed |= json_object_set_new(win, "melds", mjj_melds_to_json(hand->melds, hand->n_melds));
+    failed |= json_object_set_new(win, "win_tile", mjj_tile_to_json(hand->win_tile));
+    failed |= json_object_set_new(win, "kong_replacement", json_boolean(hand->kong_replacement));
+    failed |= json_object_set_new(win, "first_draw", json_boolean(hand->first_draw));
+    failed |= json_object_set_new(win, "dealer", json_boolean(hand->dealer));
+    failed |= json_object_set_new(win, "fan", json_incref(json_object_get(scored, "fan")));
+    failed |= json_object_set_new(win, "names", json_incref(json_object_get(scored, "names")));
+    failed |= json_object_set_new(win, "fans", fans);
+    failed |= json_object_set_new(win, "reading", json_incref(json_object_get(scored, "reading")));
+    json_decref(scored);
+    return complete(win, failed);
+}
+
+json_t *mjj_payments_to_json(const mj_settlement *s, const mj_outcome *outcome)
+{
+    json_t *payments = json_array();
+    int failed = payments == NULL;
+    for (int i = 0; !failed && i < s->count; i++) {
+        const mj_payment *p = &s->payments[i];
+        json_t *entry = payment_to_json(p);
+        failed |= entry == NULL ||
+                  json_object_set_new(entry, "factor", json_integer(mj_seat_factor(outcome, p->from, p->to))) != 0;
+        failed |= json_array_append_new(payments, entry);
+    }
+    return complete(payments, failed);
 }

@@ -1,7 +1,9 @@
 /*
  * Runs the built `teahouse-score` through a pipe on Tianjin documents (rules/tianjin-mahjong.md §7):
- * every case of tests/data/tianjin-worked.json, both examples of §7 to the byte, and one refusal of
- * each code with exit status 1. Usage: test_mj_score_exe <path of teahouse-score> <tianjin-worked.json>.
+ * every case of tests/data/tianjin-worked.json, both examples of §7 to the byte, one refusal of each
+ * code with exit status 1, and the replay example (tests/data/tianjin-replay.json) to the byte, its
+ * win and settlement agreeing with score and settle modes. Usage: test_mj_score_exe <path of
+ * teahouse-score> <tianjin-worked.json> <tianjin-replay.json>.
  */
 #include <check.h>
 #include <errno.h>
@@ -20,6 +22,7 @@ extern char **environ;
 /* From the command line; set once in main before the suite runs. */
 static const char *score_path;
 static const char *worked_path;
+static const char *replay_path;
 
 typedef struct score_run {
     int exit_status;  /* -1 if the process did not exit normally */
@@ -242,6 +245,114 @@ START_TEST(test_each_refusal_code_exits_one)
 }
 END_TEST
 
+/* --- replay mode --- */
+
+static json_t *load_replay(void)
+{
+    json_error_t error;
+    json_t *example = json_load_file(replay_path, 0, &error);
+    ck_assert_msg(example != NULL, "%s: %s", replay_path, error.text);
+    return example;
+}
+
+/* The answer to a JSON value as a document. */
+static json_t *answer_to(const json_t *doc, int expected_status)
+{
+    char *text = json_dumps(doc, JSON_COMPACT);
+    char *out = output_of(text, expected_status);
+    json_t *answer = json_loads(out, JSON_PRESERVE_ORDER, NULL);
+    ck_assert_msg(answer != NULL, "the answer is not JSON: %s", out);
+    free(text);
+    free(out);
+    return answer;
+}
+
+START_TEST(test_the_replay_example_answers_exactly_its_output)
+{
+    json_t *example = load_replay();
+    char *input = json_dumps(json_object_get(example, "input"), JSON_INDENT(1));
+    char *expected = json_dumps(json_object_get(example, "output"), JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *out = output_of(input, 0);
+    size_t length = strlen(expected);
+    ck_assert_msg(strncmp(out, expected, length) == 0 && strcmp(out + length, "\n") == 0, "got %s", out);
+    free(out);
+    free(expected);
+    free(input);
+    json_decref(example);
+}
+END_TEST
+
+/* The replay's win is what score mode says of the same hand, and its payments what settle mode says
+ * of the same outcome. */
+START_TEST(test_the_replays_win_and_payments_agree_with_score_and_settle_modes)
+{
+    json_t *example = load_replay();
+    const json_t *output = json_object_get(example, "output"), *win = json_object_get(output, "win");
+    ck_assert(json_is_object(win));
+    json_t *score = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O}", "mode", "score", "game", "tianjin",
+                              "options", json_object_get(json_object_get(example, "input"), "options"), "concealed",
+                              json_object_get(win, "concealed"), "melds", json_object_get(win, "melds"), "indicator",
+                              json_object_get(output, "indicator"), "win_tile", json_object_get(win, "win_tile"),
+                              "kong_replacement", json_object_get(win, "kong_replacement"), "first_draw",
+                              json_object_get(win, "first_draw"), "dealer", json_object_get(win, "dealer"));
+    /* the table's own option is no rule: score mode does not know it */
+    json_t *options = json_object_get(score, "options");
+    if (json_is_object(options))
+        json_object_del(options, "claim_seconds");
+    json_t *scored = answer_to(score, 0);
+    ck_assert(json_equal(json_object_get(scored, "fan"), json_object_get(win, "fan")));
+    ck_assert(json_equal(json_object_get(scored, "names"), json_object_get(win, "names")));
+
+    json_t *settle = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O}", "mode", "settle", "game",
+                               "tianjin", "options", json_object_get(score, "options"), "banker",
+                               json_object_get(output, "banker"), "sat", json_object_get(output, "sat"), "pulls",
+                               json_object_get(output, "pulls"), "winner", json_object_get(output, "winner"), "fan",
+                               json_object_get(win, "fan"), "kongs", json_object_get(output, "kongs"), "chan",
+                               json_object_get(output, "chan"), "wild_discards",
+                               json_object_get(output, "wild_discards"));
+    json_t *settled = answer_to(settle, 0);
+    json_t *payments = json_deep_copy(json_object_get(output, "payments"));
+    size_t i;
+    json_t *payment;
+    json_array_foreach (payments, i, payment)
+        json_object_del(payment, "factor");
+    ck_assert(json_equal(json_object_get(settled, "payments"), payments));
+    ck_assert(json_equal(json_object_get(settled, "net"), json_object_get(output, "net")));
+    ck_assert(json_equal(json_object_get(settled, "next_banker"), json_object_get(output, "next_banker")));
+    ck_assert(json_equal(json_object_get(settled, "next_must_sit"), json_object_get(output, "next_must_sit")));
+    json_decref(payments);
+    json_decref(settled);
+    json_decref(settle);
+    json_decref(scored);
+    json_decref(score);
+    json_decref(example);
+}
+END_TEST
+
+START_TEST(test_a_refused_or_missing_replay_action_exits_one)
+{
+    json_t *example = load_replay();
+    json_t *input = json_deep_copy(json_object_get(example, "input"));
+    json_t *actions = json_object_get(input, "actions");
+    /* the banker's decision comes first; seat 1 may not make it */
+    json_object_set_new(json_array_get(actions, 0), "seat", json_integer(1));
+    json_t *answer = answer_to(input, 1);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(answer, "error"), "code")), "illegal_action");
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_object_get(answer, "error"), "message")),
+                                 "actions[0]"));
+    json_decref(answer);
+    json_decref(input);
+    input = json_deep_copy(json_object_get(example, "input"));
+    actions = json_object_get(input, "actions");
+    json_array_remove(actions, json_array_size(actions) - 1);
+    answer = answer_to(input, 1);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(answer, "error"), "code")), "illegal_action");
+    json_decref(answer);
+    json_decref(input);
+    json_decref(example);
+}
+END_TEST
+
 static Suite *mj_score_exe_suite(void)
 {
     Suite *s = suite_create("mj_score_exe");
@@ -251,21 +362,25 @@ static Suite *mj_score_exe_suite(void)
     tcase_add_test(examples, test_every_settle_case_of_the_worked_file);
     tcase_add_test(examples, test_the_score_example_of_section_seven_to_the_byte);
     tcase_add_test(examples, test_the_settle_example_of_section_seven_to_the_byte);
+    tcase_add_test(examples, test_the_replay_example_answers_exactly_its_output);
+    tcase_add_test(examples, test_the_replays_win_and_payments_agree_with_score_and_settle_modes);
     suite_add_tcase(s, examples);
     TCase *errors = tcase_create("errors");
     tcase_add_test(errors, test_each_refusal_code_exits_one);
+    tcase_add_test(errors, test_a_refused_or_missing_replay_action_exits_one);
     suite_add_tcase(s, errors);
     return s;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s <teahouse-score> <tianjin-worked.json>\n", argv[0]);
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s <teahouse-score> <tianjin-worked.json> <tianjin-replay.json>\n", argv[0]);
         return EXIT_FAILURE;
     }
     score_path = argv[1];
     worked_path = argv[2];
+    replay_path = argv[3];
     SRunner *runner = srunner_create(mj_score_exe_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);

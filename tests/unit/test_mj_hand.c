@@ -477,6 +477,99 @@ START_TEST(test_a_hand_is_rebuilt_exactly_from_its_seed_and_actions)
 }
 END_TEST
 
+/* --- what a table needs --- */
+
+START_TEST(test_with_windows_a_discard_nobody_can_claim_waits_until_the_window_closes)
+{
+    mj_hand h = start(5, 0);
+    h.windows = true;
+    set_hand(&h, 0, "1m 1m 2m 3m 5p 6p 7p 9s 9s C C C N P");
+    set_hand(&h, 1, "1p 2p 3p 4p 5m 6m 7m 8m 9m 2s 3s 4s E");
+    set_hand(&h, 2, "1s 2s 3s 4s 5s 6s 7s 8s 1p 1p W W F");
+    set_hand(&h, 3, "2p 2p 3p 3p 4m 4m 6s 6s 7s 8s 8s W F");
+    h.wilds = mj_wild_kinds(mjt_kind("E"), false);
+    int next = h.wall[h.front], front = h.front;
+    act_ok(&h, 0, MJ_ACT_DISCARD, "P");
+    ck_assert_int_eq(h.phase, MJ_PHASE_WINDOW);
+    ck_assert_int_eq(mj_hand_deciding(&h), -1);
+    ck_assert_int_eq(h.front, front); /* nothing drawn yet */
+    mj_action list[MJ_MAX_ACTIONS];
+    ck_assert_int_eq(mj_hand_legal_actions(&h, list), 0);
+    ck_assert_int_eq(act(&h, 1, MJ_ACT_PASS, NULL), MJ_ERR_NOT_YOUR_TURN);
+    ck_assert_int_eq(act(&h, 1, MJ_ACT_DISCARD, "E"), MJ_ERR_NOT_YOUR_TURN);
+    ck_assert_int_eq(mj_hand_close_window(&h), MJ_OK);
+    ck_assert_int_eq(mj_hand_deciding(&h), 1);
+    ck_assert_int_eq(h.drawn, next);
+    ck_assert_int_eq(mj_hand_close_window(&h), MJ_ERR_NOT_NOW);
+}
+END_TEST
+
+START_TEST(test_closing_a_window_with_a_claimer_is_its_pass)
+{
+    mj_hand h = start(5, 0), passed;
+    h.windows = true;
+    set_hand(&h, 0, "1m 1m 2m 3m 5p 6p 7p 9s 9s C C C N 8s");
+    set_hand(&h, 2, "1s 2s 3s 4s 5s 6s 7s 8s 8s 1p 1p F F");
+    set_hand(&h, 1, "1p 2p 3p 4p 5m 6m 7m 8m 9m 2s 3s 4s F");
+    h.wilds = mj_wild_kinds(mjt_kind("E"), false);
+    act_ok(&h, 0, MJ_ACT_DISCARD, "8s");
+    ck_assert_int_eq(h.phase, MJ_PHASE_CLAIM);
+    passed = h;
+    act_ok(&passed, 2, MJ_ACT_PASS, NULL);
+    ck_assert_int_eq(mj_hand_close_window(&h), MJ_OK);
+    ck_assert(same_hand(&h, &passed));
+    ck_assert_int_eq(mj_hand_deciding(&h), 1);
+}
+END_TEST
+
+START_TEST(test_a_deal_from_the_seeds_own_wall_and_dice_is_the_seeds_deal)
+{
+    mj_options o = mj_options_default();
+    for (uint64_t seed = 0; seed < 50; seed++) {
+        mj_hand a = start(seed, (int)(seed % 4)), b;
+        int dice = (MJ_TILES - a.indicator_at) / 2;
+        ck_assert_int_eq(mj_hand_deal(&b, &o, a.wall, dice, (int)(seed % 4), false, NO_PULLS), MJ_OK);
+        ck_assert(same_hand(&a, &b));
+    }
+    mj_hand a = start(1, 0), b;
+    ck_assert_int_eq(mj_hand_deal(&b, &o, a.wall, 13, 0, false, NO_PULLS), MJ_ERR_BAD_INPUT);
+    ck_assert_int_eq(mj_hand_deal(&b, &o, a.wall, 1, 0, false, NO_PULLS), MJ_ERR_BAD_INPUT);
+    a.wall[0] = a.wall[1] == 0 ? 1 : 0; /* one kind five times, or three */
+    ck_assert_int_eq(mj_hand_deal(&b, &o, a.wall, 6, 0, false, NO_PULLS), MJ_ERR_BAD_INPUT);
+    a.wall[0] = MJ_KINDS;
+    ck_assert_int_eq(mj_hand_deal(&b, &o, a.wall, 6, 0, false, NO_PULLS), MJ_ERR_BAD_INPUT);
+}
+END_TEST
+
+START_TEST(test_the_win_check_tells_no_win_from_under_the_minimum_and_a_wild_discard)
+{
+    mj_hand h = start(3, 1);
+    h.options.gua_da_feng = true;
+    h.indicator = (uint8_t)mjt_kind("N");
+    h.wilds = mj_wild_kinds(h.indicator, true); /* every wind */
+    set_hand(&h, 1, "1m 2m 3m 2m 3m 4m 4p 5p 6p 7s 8s 9s 9p E");
+    h.drawn = (int8_t)mjt_kind("E"); /* a wild beside 9p: no fan, and no 天胡 under 刮大风 */
+    ck_assert_int_eq(mj_hand_win_check(&h, 1, NULL), MJ_ERR_UNDER_MINIMUM);
+    ck_assert_int_eq(act(&h, 1, MJ_ACT_WIN, NULL), MJ_ERR_UNDER_MINIMUM);
+    ck_assert_int_eq(mj_hand_win_check(&h, 0, NULL), MJ_ERR_NOT_YOUR_TURN);
+    set_hand(&h, 1, "1m 2m 3m 2m 3m 4m 4p 5p 6p 7s 8s 9s 9p P");
+    h.drawn = (int8_t)mjt_kind("P");
+    ck_assert_int_eq(mj_hand_win_check(&h, 1, NULL), MJ_ERR_NO_WIN);
+    set_hand(&h, 1, "1m 2m 3m 2m 3m 4m 4p 5p 6p 7s 8s 9s 9p 9p");
+    h.drawn = (int8_t)mjt_kind("9p");
+    mj_score score;
+    ck_assert_int_eq(mj_hand_win_check(&h, 1, &score), MJ_OK);
+    ck_assert_uint_eq(score.fan, 4); /* 素 under 刮大风 */
+    h.wild_discards[h.n_wild_discards++] = 1;
+    ck_assert_int_eq(mj_hand_win_check(&h, 1, NULL), MJ_ERR_WILD_DISCARDED);
+    mj_winning_hand w;
+    mj_hand_winning_hand(&h, 1, &w);
+    ck_assert_int_eq(w.win_tile, mjt_kind("9p"));
+    ck_assert_int_eq(w.concealed.n[mjt_kind("9p")], 1);
+    ck_assert(w.dealer && w.first_draw);
+}
+END_TEST
+
 static Suite *hand_suite(void)
 {
     Suite *s = suite_create("mj_hand");
@@ -494,6 +587,12 @@ static Suite *hand_suite(void)
     tcase_add_test(turns, test_concealed_and_added_kongs_and_gold_kongs);
     tcase_add_test(turns, test_a_kong_with_no_replacement_left_ends_the_hand_or_takes_the_live_walls_last_tile);
     suite_add_tcase(s, turns);
+    TCase *table = tcase_create("table");
+    tcase_add_test(table, test_with_windows_a_discard_nobody_can_claim_waits_until_the_window_closes);
+    tcase_add_test(table, test_closing_a_window_with_a_claimer_is_its_pass);
+    tcase_add_test(table, test_a_deal_from_the_seeds_own_wall_and_dice_is_the_seeds_deal);
+    tcase_add_test(table, test_the_win_check_tells_no_win_from_under_the_minimum_and_a_wild_discard);
+    suite_add_tcase(s, table);
     TCase *win = tcase_create("winning");
     tcase_add_test(win, test_the_bankers_dealt_winning_hand_wins_as_tian_hu);
     tcase_add_test(win, test_a_non_banker_winning_on_its_first_draw_is_di_hu_and_not_later);

@@ -330,7 +330,7 @@ START_TEST(test_values_not_listed_or_out_of_range_are_bad_requests)
     static const struct {
         const char *from, *to, *named;
     } SCORE[] = {
-        {"'mode':'score'", "'mode':'replay'", "mode"},
+        {"'mode':'score'", "'mode':'simulate'", "mode"},
         {"'options':{}", "'options':{'gold_kong_fan':5}", "gold_kong_fan"},
         {"'options':{}", "'options':{'max_pulls':3}", "max_pulls"},
         {"'options':{}", "'options':{'max_pulls':0}", "max_pulls"},
@@ -383,7 +383,8 @@ END_TEST
 
 START_TEST(test_a_tianjin_mode_of_another_game_is_a_bad_request)
 {
-    assert_error(answer_of("{'mode':'replay','game':'tianjin'}"), "bad_request", "mode");
+    assert_error(answer_of("{'mode':'deal','game':'tianjin'}"), "bad_request", "mode");
+    assert_error(answer_of("{'mode':'replay','game':'tianjin'}"), "bad_request", "seed"); /* Tianjin's own replay */
     assert_error(answer_of("{'game':'tianjin'}"), "bad_request", "mode");
     assert_error(answer_with(SCORE_DOC, "'game':'tianjin'", "'game':'Tianjin'"), "bad_request", NULL);
 }
