@@ -267,6 +267,19 @@ static void hand_over(net_request *request)
     request->route->route.on_request(request->route->route.ctx, request);
 }
 
+/* Whether the request announced a body (Content-Length above 0, or chunked): only then does lws
+ * report the body's end, after which the request is handed over. */
+static bool expects_body(struct lws *wsi)
+{
+    char value[32] = "";
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0)
+        return true;
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0 ||
+        lws_hdr_copy(wsi, value, sizeof value, WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0)
+        return false;
+    return strtoull(value, NULL, 10) > 0;
+}
+
 net_http_taken net_http_take(net_routes *routes, struct lws *wsi, net_request **slot,
                              const char *method, const char *path, const char *peer,
                              bool secure)
@@ -301,8 +314,8 @@ net_http_taken net_http_take(net_routes *routes, struct lws *wsi, net_request **
     *slot = request;
     /* The application may take its time: lws must not time the connection out meanwhile. */
     lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
-    if (strcmp(method, "GET") == 0 || strcmp(method, "DELETE") == 0)
-        hand_over(request);
+    if (strcmp(method, "GET") == 0 || strcmp(method, "DELETE") == 0 || !expects_body(wsi))
+        hand_over(request); /* nothing to wait for: lws may never report a body that is not there */
     return NET_HTTP_TAKEN;
 }
 
