@@ -360,7 +360,11 @@ void config_usage(FILE *out, const char *program)
     fprintf(out, "Usage: %s [options]\n\n", program);
     fprintf(out, "The Teahouse table server: the web client, WebSocket play and /healthz on one "
                  "port,\n/metrics and /healthz for the operator on a second one (by default on "
-                 "this machine only).\n\nOptions:\n");
+                 "this machine only).\n\nCommands on the database, never over the network:\n"
+                 "  %s admin grant NAME [--db FILE]    make the account NAME an admin\n"
+                 "  %s admin revoke NAME [--db FILE]   take the admin flag away\n"
+                 "  %s admin verify [--db FILE] [--ledger-key FILE]   check the ledger\n\nOptions:\n",
+            program, program, program);
     for (size_t i = 0; i < FLAG_COUNT; i++) {
         const flag_spec *flag = &flags[i];
         char left[64];

@@ -26,6 +26,7 @@
 #include "net.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <limits.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <uv.h> /* before libwebsockets.h, so lws builds its libuv glue */
 
@@ -1386,6 +1388,28 @@ static bool setup_policy(net_server *server, const net_config *config)
     return true;
 }
 
+/* Whether another program holds host:port (the usual reason a listen fails), asked by binding a
+ * socket of our own there for a moment. */
+static bool port_taken(const char *host, int port)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST};
+    struct addrinfo *found = NULL;
+    char service[16];
+    snprintf(service, sizeof service, "%d", port);
+    if (port <= 0 || getaddrinfo(host, service, &hints, &found) != 0 || found == NULL)
+        return false;
+    bool taken = false;
+    int fd = socket(found->ai_family, SOCK_STREAM, 0);
+    if (fd >= 0) {
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        taken = bind(fd, found->ai_addr, found->ai_addrlen) != 0 && errno == EADDRINUSE;
+        close(fd);
+    }
+    freeaddrinfo(found);
+    return taken;
+}
+
 net_server *net_start(uv_loop_t *loop, const net_config *config, const net_handlers *handlers)
 {
     struct stat st;
@@ -1414,10 +1438,13 @@ net_server *net_start(uv_loop_t *loop, const net_config *config, const net_handl
     setup_lws_tables(server);
 
     if (!create_context(server, config)) {
-        log_error("net: cannot listen on %s port %d",
-                  config->bind_address && config->bind_address[0] ? config->bind_address
-                                                                   : "0.0.0.0",
-                  config->port);
+        const char *host = config->bind_address && config->bind_address[0] ? config->bind_address : "0.0.0.0";
+        if (port_taken(host, config->port))
+            log_error("net: port %d is in use by another program on %s: stop it, or start on another "
+                      "port (./run.sh --port %d)",
+                      config->port, host, config->port + 1);
+        else
+            log_error("net: cannot listen on %s port %d", host, config->port);
         free_server(server);
         return NULL;
     }
