@@ -5,13 +5,14 @@
  * so a person can find it.
  */
 #include "mj_json.h"
+#include "json_read.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#define WHERE_SIZE 64
+#define WHERE_SIZE JSON_PATH_SIZE
 #define FIELD_SIZE (WHERE_SIZE + 16) /* a path and one key after it */
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -37,35 +38,11 @@ mjj_error mjj_error_of_status(mj_status status)
 __attribute__((format(printf, 4, 5))) static mjj_error fail(mjj_error error, char *msg, size_t msg_size,
                                                            const char *format, ...)
 {
-    if (msg != NULL && msg_size > 0) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(msg, msg_size, format, args);
-        va_end(args);
-    }
+    va_list args;
+    va_start(args, format);
+    json_vsay(msg, msg_size, format, args);
+    va_end(args);
     return error;
-}
-
-static const char *json_type_phrase(const json_t *value)
-{
-    switch (json_typeof(value)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "a list";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number with a fraction or exponent";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
-    }
-    return "an unknown value";
-}
-
-static void path_index(char out[WHERE_SIZE], const char *where, size_t index)
-{
-    int n = snprintf(out, WHERE_SIZE, "%s[%zu]", where, index);
-    if (n < 0 || n >= WHERE_SIZE)
-        snprintf(out, WHERE_SIZE, "an element");
 }
 
 static mjj_error parse_int_range(const json_t *value, const char *where, json_int_t low, json_int_t high,
@@ -245,7 +222,7 @@ static mjj_error parse_tile_list(const json_t *value, const char *where, uint8_t
     for (size_t i = 0; i < *n; i++) {
         char at[WHERE_SIZE];
         int kind;
-        path_index(at, where, i);
+        json_path_index(at, where, i);
         mjj_error e = mjj_parse_tile(json_array_get(value, i), at, &kind, msg, msg_size);
         if (e != MJJ_OK)
             return e;
@@ -299,7 +276,7 @@ static mjj_error parse_melds(const json_t *value, mj_winning_hand *hand, char *m
     hand->n_melds = (uint8_t)json_array_size(value);
     for (size_t i = 0; i < hand->n_melds; i++) {
         char at[WHERE_SIZE];
-        path_index(at, "melds", i);
+        json_path_index(at, "melds", i);
         mjj_error e = parse_meld(json_array_get(value, i), at, &hand->melds[i], msg, msg_size);
         if (e != MJJ_OK)
             return e;
@@ -366,7 +343,7 @@ static mjj_error parse_pulls(const json_t *value, const mj_options *options, mj_
     for (size_t s = 0; s < MJ_SEATS; s++) {
         char at[WHERE_SIZE];
         json_int_t v;
-        path_index(at, "pulls", s);
+        json_path_index(at, "pulls", s);
         mjj_error e = parse_int_range(json_array_get(value, s), at, 0, options->max_pulls, &v, msg, msg_size);
         if (e != MJJ_OK)
             return e;
@@ -412,7 +389,7 @@ static mjj_error parse_kongs(const json_t *value, mj_outcome *o, int per_seat[MJ
     for (size_t i = 0; i < json_array_size(value); i++) {
         const json_t *kong = json_array_get(value, i);
         char at[WHERE_SIZE], field[FIELD_SIZE];
-        path_index(at, "kongs", i);
+        json_path_index(at, "kongs", i);
         if (!json_is_object(kong))
             return fail(MJJ_BAD_REQUEST, msg, msg_size, "%s must be an object {\"seat\":S,\"kind\":K}, not %s.", at,
                         json_type_phrase(kong));
@@ -447,7 +424,7 @@ static mjj_error parse_wild_discards(const json_t *value, mj_outcome *o, char *m
     for (size_t i = 0; i < json_array_size(value); i++) {
         char at[WHERE_SIZE];
         int seat;
-        path_index(at, "wild_discards", i);
+        json_path_index(at, "wild_discards", i);
         mjj_error e = parse_seat(json_array_get(value, i), at, &seat, msg, msg_size);
         if (e != MJJ_OK)
             return e;
@@ -662,7 +639,7 @@ mjj_error mjj_parse_action(const json_t *value, const char *where, mjj_action *o
     mjj_action a = {.kind = (mjj_action_kind)kind, .value = 0};
     mjj_error e = MJJ_OK;
     json_int_t v;
-    bool flag;
+    bool flag = false;
     switch (ACTIONS[kind].value) {
     case VALUE_BOOL:
         if ((e = parse_bool(given, at, &flag, msg, msg_size)) == MJJ_OK)

@@ -5,28 +5,14 @@
  * so a person can find it; the caller passes that path in as `where`.
  */
 #include "tg_json.h"
+#include "json_read.h"
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A path to an element: `where[index]` or `where.key`, truncated safely if ever too long. */
-#define WHERE_SIZE 96
-
-static void path_index(char out[WHERE_SIZE], const char *where, size_t index)
-{
-    int n = snprintf(out, WHERE_SIZE, "%s[%zu]", where, index);
-    if (n < 0 || n >= WHERE_SIZE)
-        snprintf(out, WHERE_SIZE, "an element");
-}
-
-static void path_key(char out[WHERE_SIZE], const char *where, const char *key)
-{
-    int n = snprintf(out, WHERE_SIZE, "%s.%s", where, key);
-    if (n < 0 || n >= WHERE_SIZE)
-        snprintf(out, WHERE_SIZE, "a key");
-}
+#define WHERE_SIZE JSON_PATH_SIZE
 
 const char *tgj_error_name(tgj_error error)
 {
@@ -38,29 +24,11 @@ const char *tgj_error_name(tgj_error error)
 __attribute__((format(printf, 4, 5))) static tgj_error fail(tgj_error error, char *msg, size_t msg_size,
                                                            const char *format, ...)
 {
-    if (msg != NULL && msg_size > 0) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(msg, msg_size, format, args);
-        va_end(args);
-    }
+    va_list args;
+    va_start(args, format);
+    json_vsay(msg, msg_size, format, args);
+    va_end(args);
     return error;
-}
-
-/* "a string", "an integer", … for messages about a wrong JSON type. */
-static const char *json_type_phrase(const json_t *value)
-{
-    switch (json_typeof(value)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "a list";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number with a fraction or exponent";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
-    }
-    return "an unknown value";
 }
 
 /* An integer in [low, high]; anything else (a real 2.0, a string "2", …) is a bad request. */
@@ -190,7 +158,7 @@ tgj_error tgj_parse_stacks(const json_t *value, const char *where, uint8_t stack
     for (int s = 0; s < TG_SEATS; s++) {
         char at[WHERE_SIZE];
         json_int_t v;
-        path_index(at, where, (size_t)s);
+        json_path_index(at, where, (size_t)s);
         tgj_error e = parse_int_range(json_array_get(value, (size_t)s), at, 0, 8, &v, msg, msg_size);
         if (e != TGJ_OK)
             return e;
@@ -241,7 +209,7 @@ static tgj_error parse_option(const struct option_row *row, const json_t *value,
 {
     char where[WHERE_SIZE];
     unsigned char *field = (unsigned char *)options + row->field;
-    path_key(where, "options", row->key);
+    json_path_key(where, "options", row->key);
     switch (row->kind) {
     case OPT_BOOL:
         if (!json_is_boolean(value))
@@ -335,7 +303,7 @@ static tgj_error parse_action_tiles(const json_t *list, const char *where, tgj_a
     for (size_t i = 0; i < out->count; i++) {
         char at[WHERE_SIZE];
         int kind = 0;
-        path_index(at, where, i);
+        json_path_index(at, where, i);
         tgj_error e = tgj_parse_tile(json_array_get(list, i), at, &kind, msg, msg_size);
         if (e != TGJ_OK)
             return e;
@@ -374,13 +342,13 @@ tgj_error tgj_parse_action(const json_t *value, const char *where, tgj_action *o
     memset(&action, 0, sizeof action);
     char at[WHERE_SIZE];
     int s;
-    path_key(at, where, "seat");
+    json_path_key(at, where, "seat");
     tgj_error e = tgj_parse_seat(seat, at, &s, msg, msg_size);
     if (e != TGJ_OK)
         return e;
     action.seat = (uint8_t)s;
     action.kind = play != NULL ? TG_PLAY : TG_DISCARD;
-    path_key(at, where, play != NULL ? "play" : "discard");
+    json_path_key(at, where, play != NULL ? "play" : "discard");
     e = parse_action_tiles(play != NULL ? play : discard, at, &action, msg, msg_size);
     if (e != TGJ_OK)
         return e;
