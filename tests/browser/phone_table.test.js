@@ -1,5 +1,5 @@
 /*
- * phone_table — the table on a 375×667 touch phone and on a desktop: the page opens at its top
+ * phone_table — the table on 375×667 and 390×844 touch phones and on a desktop: the page opens at its top
  * (even when the lobby was scrolled down), and through every turn of a whole hand the hint, every
  * tile of the hand and the Play button are on the first screen, uncovered, without the page
  * scrolling; the trick lies in one row; nothing scrolls sideways. On a 1280×900 desktop the hand
@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { createTable, enterName, handTiles, launchBrowser, playOneMove, screenshot, startServer } from './harness.js';
 import { ZH_HANT } from './rules.js';
 
-const PHONE = { width: 375, height: 667 };
+const PHONES = [{ width: 375, height: 667 }, { width: 390, height: 844 }];
 
 /* A new touch phone (or desktop) page on the lobby, in English. */
 async function openDevice(browser, url, viewport, touch) {
@@ -59,7 +59,7 @@ describe('the table on a phone and on a desktop', () => {
     await server?.stop();
   });
 
-  it('keeps the hint, the hand and Play on the first screen of a 375×667 phone through every turn of a hand', async () => {
+  for (const PHONE of PHONES) it(`keeps the hint, the hand and Play on the first screen of a ${PHONE.width}×${PHONE.height} phone through every turn of a hand`, async () => {
     const page = await openDevice(browser, server.url, PHONE, true);
     await enterName(page, 'Siu Ming');
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight)); /* the create form is far down a phone's lobby */
@@ -91,7 +91,7 @@ describe('the table on a phone and on a desktop', () => {
         assert.equal(Math.max(...tops) - Math.min(...tops), 0, `turn ${turns}: the trick's ${tops.length} tiles lie in one row`);
       }
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= PHONE.width, 'nothing scrolls sideways');
-      if (turns === 2) await screenshot(page, 'phone-table-turn', { fullPage: false });
+      if (turns === 2) await screenshot(page, `phone-table-turn-${PHONE.width}x${PHONE.height}`, { fullPage: false });
       await playOneMove(page);
     }
     assert.ok(turns >= 4, `the player had turns to check (${turns})`);
