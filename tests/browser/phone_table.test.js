@@ -3,7 +3,8 @@
  * (even when the lobby was scrolled down), and through every turn of a whole hand the hint, every
  * tile of the hand and the Play button are on the first screen, uncovered, without the page
  * scrolling; the trick lies in one row; nothing scrolls sideways. On a 1280×900 desktop the hand
- * shows each tile's name under it. Saves the phone and desktop tables to test-output/.
+ * shows each tile's name under it, and the chat's quick reactions draw their emoji (no emoji font
+ * is needed) and say 再来! in 简体中文, 再來! in 繁體中文. Saves the phone and desktop tables to test-output/.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -100,7 +101,7 @@ describe('the table on a phone and on a desktop', () => {
     await page.context().close();
   });
 
-  it('names every tile of the hand under it on a 1280×900 desktop, on the first screen', async () => {
+  it('names every tile of the hand under it on a 1280×900 desktop, and draws the chat\'s emoji', async () => {
     const desk = { width: 1280, height: 900 };
     const page = await openDevice(browser, server.url, desk, false);
     await enterName(page, 'Ah Ma');
@@ -127,6 +128,25 @@ describe('the table on a phone and on a desktop', () => {
       assert.ok(n.artHeight >= 80, `the hand's tiles are large (${n.artHeight} px)`);
     });
     await screenshot(page, 'desktop-table-turn', { fullPage: false });
+
+    /* the quick reactions' emoji are drawn, not left to a font this machine may not have */
+    const reactions = () => page.$$eval('.chat-reaction', (buttons) => buttons.map((b) => {
+      const art = b.querySelector('.emoji[role="img"] svg');
+      const box = art ? art.getBoundingClientRect() : null;
+      return { text: b.textContent, label: b.querySelector('.emoji')?.getAttribute('aria-label') || '', drawn: Boolean(box && box.width >= 12) };
+    }));
+    for (const r of (await reactions()).filter((x) => /\p{Extended_Pictographic}/u.test(x.text))) {
+      assert.ok(r.drawn && r.label, `the reaction ${r.text} is drawn and named (${r.label})`);
+    }
+    assert.deepEqual((await reactions()).filter((r) => !r.drawn).map((r) => r.text), ['好牌!', '再來!']);
+    await page.click('[data-lang="zh-Hans"]');
+    await page.waitForSelector('.chat-reaction[data-text="再来!"]');
+    assert.equal((await reactions()).length, 5);
+    assert.ok(!(await reactions()).some((r) => r.text === '再來!'), '简体中文 says 再来!, not 再來!');
+    await page.click('.chat-reaction[data-text="再来!"]');
+    await page.waitForFunction(() => [...document.querySelectorAll('#chat-log .chat-text')].some((el) => el.textContent === '再来!'));
+    await page.click('[data-lang="zh-Hant"]');
+    await page.waitForSelector('.chat-reaction[data-text="再來!"]');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
