@@ -7,7 +7,7 @@
  *
  * The chime plays whether or not the tab has focus: a focused tab is often one the player is not
  * looking at (the chat, another window beside it), and the turn timer runs either way. A turn
- * that follows the player's own move at once (they won the trick and lead) is not announced:
+ * that follows the player's own move at once (their move gave them the next one) is not announced:
  * they are at the table already. noteTurn() is told after every redraw whether the player owes a
  * decision; only a change from "no" to "yes" alerts.
  */
