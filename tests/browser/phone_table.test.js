@@ -3,7 +3,8 @@
  * (even when the lobby was scrolled down), and through every turn of a whole hand the hint, every
  * tile of the hand and the Play button are on the first screen, uncovered, without the page
  * scrolling; the trick lies in one row; nothing scrolls sideways. On a 1280×900 desktop the hand
- * shows each tile's name under it, and the chat's quick reactions draw their emoji (no emoji font
+ * shows each tile's name under it, plays slide into the trick unless the player asks for reduced
+ * motion, and the chat's quick reactions draw their emoji (no emoji font
  * is needed) and say 再来! in 简体中文, 再來! in 繁體中文. Saves the phone and desktop tables to test-output/.
  */
 import { after, before, describe, it } from 'node:test';
@@ -15,8 +16,8 @@ import { ZH_HANT } from './rules.js';
 const PHONES = [{ width: 375, height: 667 }, { width: 390, height: 844 }];
 
 /* A new touch phone (or desktop) page on the lobby, in English. */
-async function openDevice(browser, url, viewport, touch) {
-  const context = await browser.newContext({ viewport, hasTouch: touch, isMobile: touch, locale: 'en-US' });
+async function openDevice(browser, url, viewport, touch, reducedMotion = 'no-preference') {
+  const context = await browser.newContext({ viewport, hasTouch: touch, isMobile: touch, locale: 'en-US', reducedMotion });
   const page = await context.newPage();
   page.setDefaultTimeout(20000);
   page.errors = [];
@@ -41,6 +42,19 @@ function assertInView(boxes, what, viewport) {
       `${what} is inside the ${viewport.width}×${viewport.height} screen (${JSON.stringify(b)})`);
     assert.ok(b.reachable, `${what} is not covered by anything (${JSON.stringify(b)})`);
   }
+}
+
+/* The animation a play arriving in the trick gets (a stand-in play, drawn as the board draws one). */
+function arrivalAnimation(page) {
+  return page.evaluate(() => {
+    const play = document.createElement('div');
+    play.className = 'trick-play arriving';
+    play.dataset.from = 'bottom';
+    document.querySelector('#trick').appendChild(play);
+    const name = getComputedStyle(play).animationName;
+    play.remove();
+    return name;
+  });
 }
 
 /* The tops of the trick's tiles: all the same when the trick lies in one row. */
@@ -97,13 +111,14 @@ describe('the table on a phone and on a desktop', () => {
     }
     assert.ok(turns >= 4, `the player had turns to check (${turns})`);
     assert.ok(rows >= 1, 'a trick with tiles in it was checked');
+    assert.equal(await arrivalAnimation(page), 'tg-arrive', 'a play slides into the trick');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
 
   it('names every tile of the hand under it on a 1280×900 desktop, and draws the chat\'s emoji', async () => {
     const desk = { width: 1280, height: 900 };
-    const page = await openDevice(browser, server.url, desk, false);
+    const page = await openDevice(browser, server.url, desk, false, 'reduce');
     await enterName(page, 'Ah Ma');
     await createTable(page);
     await page.click('#fill-bots');
@@ -128,6 +143,7 @@ describe('the table on a phone and on a desktop', () => {
       assert.ok(n.artHeight >= 80, `the hand's tiles are large (${n.artHeight} px)`);
     });
     await screenshot(page, 'desktop-table-turn', { fullPage: false });
+    assert.equal(await arrivalAnimation(page), 'none', 'no slide for a player who asks for reduced motion');
 
     /* the quick reactions' emoji are drawn, not left to a font this machine may not have */
     const reactions = () => page.$$eval('.chat-reaction', (buttons) => buttons.map((b) => {
