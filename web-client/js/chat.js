@@ -6,6 +6,10 @@
  * server counts them; a line the server refuses for going too fast (chat_burst at once, then
  * chat_per_minute) stays in the box and a polite note says to wait.
  *
+ * The quick reactions' emoji (👍 😂 🙏) are drawn as small inline SVGs, on the buttons and in the
+ * lines said, because many machines (Debian's Chromium among them) have no emoji font and would
+ * show empty boxes; the line sent is still the emoji itself. 再來! is 再来! in 简体中文.
+ *
  * On a phone the panel starts folded, so the board and the player's tiles come first; an unread
  * count on its summary says when something was said.
  *
@@ -13,11 +17,68 @@
  * events); updateChat() redraws only its log.
  */
 import { h, replace } from './dom.js';
-import { t } from './i18n.js';
+import { addStrings, lang, t } from './i18n.js';
 import { cutChars, limit } from './limits.js';
 
-export const QUICK_REACTIONS = ['好牌!', '👍', '😂', '🙏', '再來!'];
+addStrings({
+  en: { 'chat.emoji.👍': 'thumbs up', 'chat.emoji.😂': 'tears of joy', 'chat.emoji.🙏': 'thank you' },
+  'zh-Hant': { 'chat.emoji.👍': '讚', 'chat.emoji.😂': '笑哭', 'chat.emoji.🙏': '拜託' },
+  'zh-Hans': { 'chat.emoji.👍': '赞', 'chat.emoji.😂': '笑哭', 'chat.emoji.🙏': '拜托' },
+});
+
+/* The quick reactions in the player's language. */
+export function quickReactions(code = lang()) {
+  return ['好牌!', '👍', '😂', '🙏', code === 'zh-Hans' ? '再来!' : '再來!'];
+}
+
 const PHONE = '(max-width: 760px)';
+
+/* Each emoji drawn, as SVG shapes on a 24×24 box: [fill, path] pairs. */
+const YELLOW = '#f4c430';
+const EDGE = '#9a6b00';
+const EMOJI_ART = {
+  '👍': [
+    [YELLOW, 'M3.5 10.5h3.5v9.5H3.5z'],
+    [YELLOW, 'M8.5 10.5l3.6-6.6c1.3 0 2.2 1 2 2.3l-.5 3.1h5a2 2 0 0 1 2 2.3l-1.2 6.7a2 2 0 0 1-2 1.7H8.5z'],
+  ],
+  '😂': [
+    [YELLOW, 'M12 2.5a9.5 9.5 0 1 1 0 19a9.5 9.5 0 1 1 0-19z'],
+    ['none', 'M6.8 9.6q1.7-1.8 3.4 0M13.8 9.6q1.7-1.8 3.4 0'],
+    ['#5a2d0c', 'M6.5 13h11a5.5 5.5 0 0 1-11 0z'],
+    ['#4aa8e8', 'M3.2 11.5c-1 1.7-1.2 2.8-.4 3.4s2 .1 2-1.2zM20.8 11.5c1 1.7 1.2 2.8.4 3.4s-2 .1-2-1.2z'],
+  ],
+  '🙏': [
+    [YELLOW, 'M11.4 3.2c-.9 0-1.5.7-1.7 1.8L8.6 12.6l-3.3 3.3 3.4 5.3 2.7-3.2z'],
+    [YELLOW, 'M12.6 3.2c.9 0 1.5.7 1.7 1.8l1.1 7.6 3.3 3.3-3.4 5.3-2.7-3.2z'],
+  ],
+};
+const EMOJI_SPLIT = new RegExp(`(${Object.keys(EMOJI_ART).join('|')})`, 'u');
+
+/* One emoji as an inline SVG named for screen readers; its text stays in the page, off screen, for copying. */
+export function emojiElement(emoji) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'emoji-svg');
+  svg.setAttribute('aria-hidden', 'true');
+  for (const [fill, d] of EMOJI_ART[emoji]) {
+    const path = document.createElementNS(ns, 'path');
+    path.setAttribute('d', d);
+    path.setAttribute('fill', fill);
+    path.setAttribute('stroke', fill === 'none' ? '#5a2d0c' : EDGE);
+    path.setAttribute('stroke-width', fill === 'none' ? '1.4' : '.9');
+    path.setAttribute('stroke-linejoin', 'round');
+    path.setAttribute('stroke-linecap', 'round');
+    svg.appendChild(path);
+  }
+  return h('span', { class: 'emoji', role: 'img', 'aria-label': t(`chat.emoji.${emoji}`), title: t(`chat.emoji.${emoji}`) },
+    svg, h('span', { class: 'emoji-text', 'aria-hidden': 'true' }, emoji));
+}
+
+/* A line's text with the known emoji drawn; everything else stays text (never markup). */
+export function withEmoji(text) {
+  return String(text).split(EMOJI_SPLIT).filter(Boolean).map((part) => (EMOJI_ART[part] ? emojiElement(part) : part));
+}
 
 function charCount(text) {
   return Array.from(text).length;
@@ -62,8 +123,8 @@ export function mountChat(ts, app) {
   h('summary', { id: 'chat-summary' }, h('span', {}, t('chat.title')), h('span', { id: 'chat-unread', class: 'chat-unread' })),
   h('ol', { id: 'chat-log', class: 'chat-log', 'aria-live': 'polite', 'aria-label': t('chat.title') }),
   h('div', { class: 'chat-quick', role: 'group', 'aria-label': t('chat.quick') },
-    QUICK_REACTIONS.map((text, i) => h('button', { type: 'button', class: 'chat-reaction secondary', dataset: { focus: `react-${i}` },
-      onclick: () => say(ts, app, panel, text) }, text))),
+    quickReactions().map((text, i) => h('button', { type: 'button', class: 'chat-reaction secondary', dataset: { focus: `react-${i}`, text },
+      onclick: () => say(ts, app, panel, text) }, withEmoji(text)))),
   h('form', { class: 'chat-form', onsubmit: (e) => {
     e.preventDefault();
     const text = input.value;
@@ -92,7 +153,7 @@ function lineOf(entry, app) {
   if (entry.kind === 'chat') {
     return h('li', { class: `chat-line${entry.player === app.me() ? ' mine' : ''}` },
       h('span', { class: 'chat-from' }, entry.from || entry.player, ': '),
-      h('span', { class: 'chat-text' }, entry.text));
+      h('span', { class: 'chat-text' }, withEmoji(entry.text)));
   }
   return h('li', { class: `chat-line chat-notice chat-${entry.kind}` }, t(`chat.${entry.kind}`, { name: entry.from || entry.player }));
 }

@@ -16,6 +16,7 @@ import { mountTable, nextHandText, updateTable } from './table.js';
 import { loadHistory } from './history.js';
 import { announceGames, gameFor, games, knownGames, onlyGame } from './games/registry.js';
 import { cutChars, limit, setLimits } from './limits.js';
+import { turnTitle } from './alerts.js';
 
 const NAME_KEY = 'teahouse.name';
 const TABLES_POLL_MS = 5000;
@@ -364,7 +365,7 @@ function render() {
   }
   if (page === 'table') {
     updateTable(main, app, state.route.code);
-    document.title = `${state.route.code} · ${t('app.title')}`;
+    document.title = turnTitle() || `${state.route.code} · ${t('app.title')}`;
   } else {
     updateLobby(main, app);
     document.title = houseGame ? `${t('app.title')} · ${t(houseGame.titleKey)}` : t('app.title');

@@ -68,6 +68,21 @@ function decisionTimer(decision, seat) {
   return h('span', { class: 'turn-timer', dataset: { deadline: String(decision.deadline) } }, t('table.seconds', { n: left }));
 }
 
+/*
+ * A seat's avatar: a disc of the player's colour (from their id, so it stays theirs whatever seat
+ * they take) with the first letter of their name; a bot's is square-cornered and marked, an empty
+ * seat's is a dashed ring.
+ */
+export function avatar(s, name, dot) {
+  const who = s.player || (s.bot ? name : '');
+  if (!who) return h('span', { class: 'avatar avatar-empty', 'aria-hidden': 'true' }, dot);
+  let hash = 0;
+  for (const ch of who) hash = (hash * 31 + ch.codePointAt(0)) % 360;
+  const letter = Array.from(String(name || '').trim())[0] || '?';
+  return h('span', { class: `avatar${s.bot ? ' avatar-bot' : ''}`, style: `--avatar-hue: ${hash}`, 'aria-hidden': 'true' },
+    letter.toUpperCase(), dot);
+}
+
 /* One seat: name, who it is (you, bot, host), connection, the game's badges and figures, score, timer. */
 export function renderSeat(game, scene, seat, controls) {
   const s = scene.seats[seat] || {};
@@ -90,8 +105,9 @@ export function renderSeat(game, scene, seat, controls) {
     'aria-label': `${t('table.seatLabel', { wind: t('wind.' + seat) })}: ${playerName(scene.seats, seat)}${status ? ', ' + status : ''}${decision ? ', ' + t('table.toAct') : ''}`,
   },
   h('div', { class: 'seat-head' },
+    avatar(s, playerName(scene.seats, seat),
+      h('span', { class: `conn-dot ${s.player ? (s.connected ? 'on' : 'off') : (s.bot ? 'on' : 'none')}`, 'aria-hidden': 'true' })),
     h('span', { class: 'seat-wind' }, t('wind.' + seat)),
-    h('span', { class: `conn-dot ${s.player ? (s.connected ? 'on' : 'off') : (s.bot ? 'on' : 'none')}`, 'aria-hidden': 'true' }),
     h('span', { class: 'seat-name' }, playerName(scene.seats, seat))),
   h('div', { class: 'seat-badges' }, badges),
   stats.length ? h('div', { class: 'seat-stats' }, stats) : null,

@@ -17,6 +17,7 @@ import { decisionOf, renderSeat } from './seats.js';
 import { gameFor, gameTitle } from './games/registry.js';
 import { loadHistory, renderHistory } from './history.js';
 import { mountChat, updateChat } from './chat.js';
+import { noteTurn, soundToggle } from './alerts.js';
 
 /* The scene the board draws for the live table. */
 export function liveScene(ts, meId) {
@@ -54,6 +55,8 @@ function copyText(text) {
   return ok ? Promise.resolve() : Promise.reject(new Error('copy'));
 }
 
+let handBarObserver = null;
+
 export function mountTable(container, app, code) {
   replace(container,
     h('div', { id: 'table-page', class: 'table-page', dataset: { code } },
@@ -65,6 +68,14 @@ export function mountTable(container, app, code) {
       h('div', { id: 'chat-area' }),
       h('div', { id: 'watchers-area' }),
       h('div', { id: 'history-area' })));
+  window.scrollTo(0, 0); /* a table opens at its top, wherever the lobby was scrolled */
+  /* a phone pins the hand to the bottom of the screen: the page and the toasts keep clear of its height */
+  handBarObserver?.disconnect();
+  if (typeof ResizeObserver === 'function') {
+    handBarObserver = new ResizeObserver(([entry]) => document.documentElement.style.setProperty('--hand-bar-h',
+      `${Math.ceil(entry.borderBoxSize[0].blockSize)}px`));
+    handBarObserver.observe(container.querySelector('#me-area'));
+  }
 }
 
 export function updateTable(container, app, code) {
@@ -82,6 +93,7 @@ export function updateTable(container, app, code) {
   page.dataset.phase = ts.phase;
   page.dataset.hand = String(ts.handsPlayed);
   page.dataset.myTurn = myDecision ? 'true' : 'false';
+  noteTurn(myDecision);
   page.dataset.seat = ts.mySeat === null ? '' : String(ts.mySeat);
   replace(page.querySelector('#table-bar'), renderBar(ts, app, game));
   replace(page.querySelector('#table-notice'), renderNotice(ts, app));
@@ -122,6 +134,7 @@ function renderBar(ts, app, game) {
       ts.locked ? h('span', { class: 'badge-locked', id: 'table-locked' }, t('table.lockedBadge')) : null),
     share,
     h('div', { class: 'bar-actions' },
+      soundToggle(() => app.rerender()),
       ts.hostId === app.me() && ts.phase !== 'closed' ? h('button', { type: 'button', id: 'lock-table', class: 'secondary',
         'aria-pressed': ts.locked ? 'true' : 'false', dataset: { focus: 'lock-table' },
         title: t(ts.locked ? 'table.unlockHelp' : 'table.lockHelp'),

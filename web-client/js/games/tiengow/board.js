@@ -7,21 +7,26 @@
  */
 import { h } from '../../dom.js';
 import { t, tn, lang } from '../../i18n.js';
-import { badge, playerName, seatName, stat } from '../../seats.js';
+import { badge, playerName, relativePosition, seatName, stat } from '../../seats.js';
 import { comboInfo, comboName, dominoBackSvg, dominoSvg, sortTiles, tileName } from './tiles.js';
 
-/* One tile: a button when it can be selected, else a plain figure; always with a name. */
+/*
+ * One tile: a button when it can be selected, else a plain figure; always with a name, which a
+ * `named` tile (the player's hand) also shows under it.
+ */
 export function tileElement(face, opts = {}) {
   const name = tileName(face, lang());
   const label = `${name} (${face})`;
-  const classes = ['tile', opts.small ? 'tile-small' : '', opts.selected ? 'selected' : '',
+  const classes = ['tile', opts.small ? 'tile-small' : '', opts.named ? 'tile-named' : '', opts.selected ? 'selected' : '',
     opts.highlight ? 'playable' : ''].filter(Boolean).join(' ');
+  /* English names end with the Chinese one ("Heaven 天牌"): each on its own line */
+  const caption = opts.named ? h('span', { class: 'tile-name', 'aria-hidden': 'true' }, name.replace(/ (\S+)$/, '\n$1')) : null;
   if (opts.onToggle) {
     return h('button', {
       type: 'button', class: classes, title: label, 'aria-label': label,
       'aria-pressed': opts.selected ? 'true' : 'false', dataset: { face, focus: opts.focusKey },
       onclick: opts.onToggle,
-    }, dominoSvg(face));
+    }, dominoSvg(face), caption);
   }
   return h('span', { class: classes, title: label, role: 'img', 'aria-label': label, dataset: { face } },
     dominoSvg(face));
@@ -92,6 +97,27 @@ export function bestPlay(trick) {
   return trick.plays.find((p) => p.seat === best && p.play) || null;
 }
 
+/*
+ * A play arrives in the trick with a short slide from its seat's side (CSS, off under
+ * prefers-reduced-motion). The board is redrawn after every message, so a play remembers when it
+ * was first drawn and a redraw during its slide continues it (a negative animation-delay) rather
+ * than starting it again or cutting it short.
+ */
+const ARRIVE_MS = 350;
+const firstDrawn = new Map();
+
+function arrival(key) {
+  const now = Date.now();
+  if (!firstDrawn.has(key)) {
+    if (firstDrawn.size > 200) {
+      for (const [k, at] of firstDrawn) if (now - at > 60000) firstDrawn.delete(k);
+    }
+    firstDrawn.set(key, now);
+  }
+  const elapsed = now - firstDrawn.get(key);
+  return elapsed < ARRIVE_MS ? { class: ' arriving', style: `animation-delay: ${-elapsed}ms` } : { class: '', style: null };
+}
+
 export function renderTrick(scene) {
   const found = currentTrick(scene.view);
   const natural = scene.view && scene.view.natural;
@@ -104,15 +130,19 @@ export function renderTrick(scene) {
   const { trick, done } = found;
   const best = trick.best_seat !== undefined ? trick.best_seat : trick.winner;
   const options = scene.options;
+  const number = (scene.view.tricks || []).length - (done ? 1 : 0);
+  const widest = Math.max(...trick.plays.map((p) => (p.play ? p.play.length : p.discard || 0)));
   const plays = trick.plays.map((p, i) => {
     const isBest = p.seat === best && p.play;
+    const arrive = arrival(`${number}|${i}|${p.seat}|${p.play ? p.play.join('.') : p.discard}`);
     let role;
     if (p.play) role = i === 0 ? t('tg.trick.led') : t('tg.trick.beats');
     else role = t('tg.trick.discarded', { n: p.discard });
     const tiles = p.play
       ? h('span', { class: 'tile-row' }, sortTiles(p.play).map((f) => tileElement(f, { small: true })))
       : h('span', { class: 'tile-row' }, Array.from({ length: p.discard }, () => tileBack(true)));
-    return h('div', { class: `trick-play${isBest ? ' best' : ''}${p.play ? '' : ' discard'}`, dataset: { seat: String(p.seat) } },
+    return h('div', { class: `trick-play${isBest ? ' best' : ''}${p.play ? '' : ' discard'}${arrive.class}`, style: arrive.style,
+      dataset: { seat: String(p.seat), from: relativePosition(p.seat, scene.mySeat) } },
       h('div', { class: 'trick-who' }, h('span', { class: 'seat-wind' }, t('wind.' + p.seat)), ' ', playerName(scene.seats, p.seat)),
       tiles,
       h('div', { class: 'trick-role' }, role, p.play ? ` · ${comboName(p.play, lang(), options)}` : ''),
@@ -121,7 +151,7 @@ export function renderTrick(scene) {
   const caption = done
     ? tn('tg.trick.wonBy', trick.tiles, { name: seatName(scene.seats, trick.winner) })
     : (trick.final ? t('tg.trick.final') : t('tg.trick.title'));
-  return h('div', { id: 'trick', class: `trick${done ? ' trick-done' : ''}${trick.final ? ' trick-final' : ''}` },
+  return h('div', { id: 'trick', class: `trick${done ? ' trick-done' : ''}${trick.final ? ' trick-final' : ''}${widest >= 3 ? ' trick-wide' : ''}` },
     h('div', { class: 'trick-caption' }, caption),
     h('div', { class: 'trick-plays' }, plays));
 }

@@ -112,7 +112,7 @@ export function renderControls(ctx) {
   const view = ctx.view;
   const ui = ctx.ui;
   const tiles = hand.map((face, i) => tileElement(face, {
-    selected: ui.selected.has(i), highlight: mine.myTurn && mine.highlight[i], focusKey: `tile-${i}`,
+    selected: ui.selected.has(i), highlight: mine.myTurn && mine.highlight[i], focusKey: `tile-${i}`, named: true,
     onToggle: () => toggleTile(ctx, i, mine),
   }));
   const leading = mine.myTurn && !(view.trick && view.trick.plays && view.trick.plays.length);
