@@ -1,0 +1,67 @@
+/*
+ * links — the way from the client to the rules pages (rules.html): the address of a game's rules
+ * or of one of their sections, a "Rules" link for a game, and linkRules(), which turns every
+ * "rules §N" in a label (規則 §N, 规则 §N) into a link to that section of the game's page.
+ *
+ * The section numbers are those of docs/rules/*.md, and the page gives every section the anchor
+ * #sN, so a label written from the rules of record lands on the same section in any language.
+ * Links open in a new tab: a player reading the rules keeps their seat and their place.
+ */
+import { addStrings, t } from '../i18n.js';
+
+addStrings({
+  en: { 'rules.link': 'Rules', 'rules.linkOf': 'Rules of {game}' },
+  'zh-Hant': { 'rules.link': '規則', 'rules.linkOf': '{game}規則' },
+  'zh-Hans': { 'rules.link': '规则', 'rules.linkOf': '{game}规则' },
+});
+
+/* The games that have a rules page, by the server's name of each. */
+export const RULES_GAMES = ['tiengow', 'tianjin'];
+
+/* "rules §4", "規則 §4", "规则 §4" (a space or none before §). */
+const MENTION = /(rules|規則|规则)\s?§(\d+)/g;
+
+/* The address of a game's rules page, or of its section n. */
+export function rulesHref(game, n) {
+  const page = `rules.html?game=${encodeURIComponent(game)}`;
+  return Number.isInteger(n) ? `${page}#s${n}` : page;
+}
+
+function anchor(href, text, label) {
+  const a = document.createElement('a');
+  a.href = href;
+  a.target = '_blank';
+  a.rel = 'noopener';
+  a.className = 'rules-link';
+  if (label) a.setAttribute('aria-label', label);
+  a.textContent = text;
+  return a;
+}
+
+/* A "Rules" link to a game's page; `title` (the game's name as players read it) names it for screen readers. */
+export function rulesLink(game, title) {
+  const link = anchor(rulesHref(game), t('rules.link'), title ? t('rules.linkOf', { game: title }) : null);
+  link.dataset.rulesGame = game;
+  return link;
+}
+
+/*
+ * A label with its "rules §N" mentions as links to the game's sections: a list of strings and
+ * links, ready to be the children of an element (dom.js h() takes it as is). A label without a
+ * mention, or of a game without a page, comes back as it is.
+ */
+export function linkRules(text, game) {
+  const label = String(text);
+  if (!RULES_GAMES.includes(game)) return [label];
+  const parts = [];
+  let at = 0;
+  for (const m of label.matchAll(MENTION)) {
+    if (m.index > at) parts.push(label.slice(at, m.index));
+    const link = anchor(rulesHref(game, Number(m[2])), m[0]);
+    link.dataset.rulesSection = m[2];
+    parts.push(link);
+    at = m.index + m[0].length;
+  }
+  if (at < label.length) parts.push(label.slice(at));
+  return parts;
+}
