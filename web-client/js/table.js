@@ -17,6 +17,7 @@ import { decisionOf, renderSeat } from './seats.js';
 import { gameFor, gameTitle } from './games/registry.js';
 import { loadHistory, renderHistory } from './history.js';
 import { mountChat, updateChat } from './chat.js';
+import { rulesLink } from './rules/links.js';
 
 /* The scene the board draws for the live table. */
 export function liveScene(ts, meId) {
@@ -115,7 +116,7 @@ function renderBar(ts, app, game) {
     } }, t('table.copyLink')));
   return [
     h('div', { class: 'table-title' },
-      h('h1', {}, gameTitle(game.name), ' ', h('span', { id: 'table-code', class: 'code' }, ts.code)),
+      h('h1', {}, gameTitle(game.name), ' ', h('span', { id: 'table-code', class: 'code' }, ts.code)), rulesLink(game),
       h('span', { class: 'muted' }, ts.isPublic ? t('table.public') : t('table.private'),
         ts.handsPlayed ? ` · ${t('table.hand', { n: ts.handsPlayed })}` : ''),
       h('p', { id: 'table-rules', class: 'table-rules' }, tableRules(ts, game)),

@@ -15,9 +15,6 @@ addStrings({
   'zh-Hans': { 'rules.link': '规则', 'rules.linkOf': '{game}规则' },
 });
 
-/* The games that have a rules page, by the server's name of each. */
-export const RULES_GAMES = ['tiengow', 'tianjin'];
-
 /* "rules §4", "規則 §4", "规则 §4" (a space or none before §). */
 const MENTION = /(rules|規則|规则)\s?§(\d+)/g;
 
@@ -27,32 +24,32 @@ export function rulesHref(game, n) {
   return Number.isInteger(n) ? `${page}#s${n}` : page;
 }
 
-function anchor(href, text, label) {
+function anchor(href, text) {
   const a = document.createElement('a');
   a.href = href;
   a.target = '_blank';
   a.rel = 'noopener';
   a.className = 'rules-link';
-  if (label) a.setAttribute('aria-label', label);
   a.textContent = text;
   return a;
 }
 
-/* A "Rules" link to a game's page; `title` (the game's name as players read it) names it for screen readers. */
-export function rulesLink(game, title) {
-  const link = anchor(rulesHref(game), t('rules.link'), title ? t('rules.linkOf', { game: title }) : null);
-  link.dataset.rulesGame = game;
+/* A link to the rules page of a game module (null for a game without one): "Rules", or with
+ * `named` "Rules of <the game's name>". */
+export function rulesLink(game, named) {
+  if (!game || !game.rules) return null;
+  const link = anchor(rulesHref(game.name), named ? t('rules.linkOf', { game: t(game.titleKey) }) : t('rules.link'));
+  link.dataset.rulesGame = game.name;
   return link;
 }
 
 /*
- * A label with its "rules §N" mentions as links to the game's sections: a list of strings and
- * links, ready to be the children of an element (dom.js h() takes it as is). A label without a
- * mention, or of a game without a page, comes back as it is.
+ * A label of a game (its name, as the server names it) with its "rules §N" mentions as links to
+ * that game's sections: a list of strings and links, ready to be the children of an element
+ * (dom.js h() takes it as is). A label without a mention comes back as it is.
  */
 export function linkRules(text, game) {
   const label = String(text);
-  if (!RULES_GAMES.includes(game)) return [label];
   const parts = [];
   let at = 0;
   for (const m of label.matchAll(MENTION)) {

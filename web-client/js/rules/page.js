@@ -1,16 +1,17 @@
 /*
- * page — rules.html: the rules of one game (?game=tiengow or ?game=tianjin; Tien Gow when the
- * name is missing or unknown) in the client's language, with a switch between the languages
- * (the choice is kept where i18n.js keeps it, so the lobby follows it too) and between games.
+ * page — rules.html: the rules of one game (?game=NAME, a game of games/registry.js that has a
+ * rules page; the first such game when the name is missing or unknown) in the client's language,
+ * with a switch between the languages (the choice is kept where i18n.js keeps it, so the lobby
+ * follows it too) and links between the games.
  *
- * The rules are data (./<game>/<lang>.js and ./<game>/glossary.js): sections numbered as in
- * docs/rules, each a list of blocks drawn by draw() below. A section is <section id="sN">, so
- * rules.html?game=tiengow#s4 opens at §4; "§N" inside the text links to that section.
+ * The rules are the game's data (its module's `rules`: content per language and a glossary):
+ * sections numbered as in docs/rules, each a list of blocks drawn by drawBlock() below, or by
+ * the game for its own kinds (a tile chart, rows of tiles). A section is <section id="sN">, so
+ * rules.html?game=NAME#s4 opens at §4; "§N" inside the text links to that section.
  */
-import { LANGS, initialLang, setLang } from '../i18n.js';
+import { LANGS, initialLang, setLang, t } from '../i18n.js';
 import { h, replace } from '../dom.js';
-import { RULES_GAMES } from './links.js';
-import { comboRow, mjRow, tileChart } from './charts.js';
+import { knownGames } from '../games/registry.js';
 import { PAGE_LANGS, say } from './strings.js';
 
 function storage() {
@@ -21,10 +22,16 @@ function storage() {
   }
 }
 
-/* The game asked for in the address, or the first one. */
+/* The games with a rules page, in the registry's order. */
+export function rulesGames() {
+  return knownGames().filter((g) => g.rules);
+}
+
+/* The game the address asks for, or the first with a rules page. */
 export function gameOf(search) {
   const asked = new URLSearchParams(search).get('game');
-  return RULES_GAMES.includes(asked) ? asked : RULES_GAMES[0];
+  const games = rulesGames();
+  return games.find((g) => g.name === asked) || games[0];
 }
 
 /* Text with "§N" as links to the sections of this page and **words** in bold. */
@@ -36,38 +43,38 @@ function inline(text) {
   });
 }
 
-/* One block of a section's body. */
-function draw(block, game, lang) {
+function drawTable(table) {
+  /* three columns or more are stacked into cards on a phone, each cell labelled by its column */
+  const head = table.head || [];
+  return h('div', { class: 'table-wrap' }, h('table', { class: `rules-table${head.length >= 3 ? ' rules-table-stack' : ''}` },
+    head.length ? h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, inline(c))))) : null,
+    h('tbody', {}, table.rows.map((row) => h('tr', {}, row.map((c, i) => h('td', { dataset: { label: head[i] || '' } }, inline(c))))))));
+}
+
+/* One block of a section's body: text, a list, a table, a worked example, or one of the game's. */
+function drawBlock(block, rules, lang) {
   if (block.p) return h('p', {}, inline(block.p));
   if (block.h3) return h('h3', {}, inline(block.h3));
   if (block.note) return h('p', { class: 'rules-note' }, inline(block.note));
   if (block.list) return h('ul', {}, block.list.map((item) => h('li', {}, inline(item))));
-  if (block.table) {
-    /* three columns or more are stacked into cards on a phone, each cell labelled by its column */
-    const head = block.table.head || [];
-    return h('div', { class: 'table-wrap' }, h('table', { class: `rules-table${head.length >= 3 ? ' rules-table-stack' : ''}` },
-      head.length ? h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, inline(c))))) : null,
-      h('tbody', {}, block.table.rows.map((row) => h('tr', {}, row.map((c, i) => h('td', { dataset: { label: head[i] || '' } }, inline(c))))))));
-  }
-  if (block.chart) return tileChart(game, lang);
-  if (block.combos) return comboRow(block.combos, lang);
-  if (block.mj) return h('div', { class: 'mj-examples' }, block.mj.map((spec) => mjRow(spec, lang)));
+  if (block.table) return drawTable(block.table);
   if (block.example) {
     return h('div', { class: 'worked-example' }, h('h4', {}, inline(block.example.title)),
       h('ul', {}, block.example.lines.map((line) => h('li', {}, inline(line)))));
   }
-  return null;
+  if (block.chart) return rules.chart(lang);
+  const own = Object.keys(rules.blocks || {}).find((key) => block[key] !== undefined);
+  return own ? rules.blocks[own](block[own], lang) : null;
 }
 
-function drawSection(section, game, lang) {
+function drawSection(section, rules, lang) {
   return h('section', { id: `s${section.n}`, class: 'rules-section', dataset: { section: String(section.n) }, 'aria-labelledby': `s${section.n}-title` },
     h('h2', { id: `s${section.n}-title` }, h('span', { class: 'section-no' }, `§${section.n}`), ' ', section.title),
-    section.body.map((block) => draw(block, game, lang)),
+    section.body.map((block) => drawBlock(block, rules, lang)),
     h('p', { class: 'to-top' }, h('a', { href: '#main' }, say(lang, 'page.top'))));
 }
 
 function drawGlossary(entries, lang) {
-  const meaningLang = lang;
   return h('section', { id: 'glossary', class: 'rules-section glossary', 'aria-labelledby': 'glossary-title' },
     h('h2', { id: 'glossary-title' }, say(lang, 'glossary.title')),
     h('p', {}, say(lang, 'glossary.intro')),
@@ -76,7 +83,8 @@ function drawGlossary(entries, lang) {
         h('span', { class: 'term-hant', lang: 'zh-Hant' }, e.hant),
         e.hans !== e.hant ? h('span', { class: 'term-hans', lang: 'zh-Hans' }, e.hans) : null,
         h('span', { class: 'term-en', lang: 'en' }, e.en)),
-      h('dd', {}, inline(e.meaning[meaningLang]), e.section ? [' ', h('a', { href: `#s${e.section}`, class: 'section-ref' }, `§${e.section}`)] : null)))));
+      h('dd', {}, inline(e.meaning[lang] || e.meaning.en),
+        e.section ? [' ', h('a', { href: `#s${e.section}`, class: 'section-ref' }, `§${e.section}`)] : null)))));
 }
 
 function drawSwitch(lang, onPick) {
@@ -89,17 +97,17 @@ function drawSwitch(lang, onPick) {
 }
 
 async function render(game, lang) {
-  const [{ default: rules }, { default: glossary }] = await Promise.all([
-    import(`./${game}/${lang}.js`), import(`./${game}/glossary.js`)]);
-  const title = say(lang, 'page.title', { game: say(lang, `game.${game}`) });
-  document.title = `${title} · Teahouse`;
+  const [rules, glossary] = await Promise.all([game.rules.load(lang), game.rules.glossary()]);
+  const title = say(lang, 'page.title', { game: t(game.titleKey) });
+  document.title = `${title} · ${t('app.title')}`;
+  document.getElementById('brand-title').textContent = t('app.title');
   document.getElementById('brand-subtitle').textContent = say(lang, 'page.back');
   const main = document.getElementById('main');
-  main.dataset.game = game;
+  main.dataset.game = game.name;
   main.dataset.lang = lang;
   replace(main,
-    h('nav', { class: 'rules-games', 'aria-label': say(lang, 'page.games') }, RULES_GAMES.map((g) =>
-      h('a', { href: `?game=${g}`, 'aria-current': g === game ? 'page' : null, dataset: { game: g } }, say(lang, `game.${g}`)))),
+    h('nav', { class: 'rules-games', 'aria-label': say(lang, 'page.games') }, rulesGames().map((g) =>
+      h('a', { href: `?game=${encodeURIComponent(g.name)}`, 'aria-current': g === game ? 'page' : null, dataset: { game: g.name } }, t(g.titleKey)))),
     h('h1', { id: 'rules-title' }, title),
     rules.intro.map((p) => h('p', { class: 'rules-intro' }, inline(p))),
     h('p', { class: 'muted' }, say(lang, 'page.source')),
@@ -107,7 +115,7 @@ async function render(game, lang) {
       h('h2', { id: 'toc-title' }, say(lang, 'page.contents')),
       h('ol', {}, rules.sections.map((s) => h('li', {}, h('a', { href: `#s${s.n}` }, `§${s.n} ${s.title}`))),
         h('li', {}, h('a', { href: '#glossary' }, say(lang, 'glossary.title'))))),
-    rules.sections.map((s) => drawSection(s, game, lang)),
+    rules.sections.map((s) => drawSection(s, game.rules, lang)),
     drawGlossary(glossary, lang));
 }
 
@@ -116,6 +124,14 @@ function showTarget() {
   const id = decodeURIComponent(location.hash.slice(1));
   const target = id && document.getElementById(id);
   if (target) target.scrollIntoView({ block: 'start' });
+}
+
+/* Every known game's stylesheet: its tiles are drawn here as at the table. */
+function loadStylesheets() {
+  return Promise.all(knownGames().filter((g) => g.stylesheet).map((g) => new Promise((resolve) => {
+    const link = h('link', { rel: 'stylesheet', href: g.stylesheet, onload: resolve, onerror: resolve });
+    document.querySelector('link[href="css/rules.css"]').before(link);
+  })));
 }
 
 async function start() {
@@ -131,7 +147,7 @@ async function start() {
   };
   setLang(lang, null);
   drawSwitch(lang, pick);
-  await render(game, lang);
+  await Promise.all([loadStylesheets(), render(game, lang)]);
   document.body.dataset.ready = 'true';
   showTarget();
 }

@@ -1,7 +1,7 @@
 /*
- * strings — the words of the rules pages around the rules themselves (title, contents, chart
- * headings, glossary heading, the way back), in 繁體中文, 简体中文 and English. The rules of each
- * game are data modules of their own (./tiengow/, ./tianjin/); say() looks a word up here.
+ * strings — the words of the rules pages around the rules themselves (title, contents, glossary
+ * heading, the way back), in 繁體中文, 简体中文 and English. The rules of each game, its chart
+ * and its words are the game's (js/games/<game>/rules/); say() looks a word up here.
  */
 
 const WORDS = {
@@ -19,21 +19,7 @@ const WORDS = {
     'glossary.hans': '简体',
     'glossary.meaning': 'Meaning',
     'glossary.see': '§{n}',
-    'chart.title': 'Tile chart',
-    'chart.civil': 'Civil suit 文: 11 kinds, two of each, strongest first',
-    'chart.military': 'Military suit 武: 10 tiles, ranked by their pips',
-    'chart.rank': 'No. {n}',
-    'chart.total': '{n} pips',
-    'chart.mj.m': 'Characters 萬 (four of each)',
-    'chart.mj.p': 'Dots 筒 (four of each)',
-    'chart.mj.s': 'Bamboo 條 (four of each)',
-    'chart.mj.wind': 'Winds (four of each)',
-    'chart.mj.dragon': 'Dragons (four of each)',
-    'mj.indicator': 'indicator',
-    'mj.wilds': 'wilds (混兒)',
     'lang.label': 'Language',
-    'game.tiengow': 'Tien Gow 天九',
-    'game.tianjin': 'Tianjin Mahjong 天津麻將',
   },
   'zh-Hant': {
     'page.title': '{game}規則',
@@ -49,21 +35,7 @@ const WORDS = {
     'glossary.hans': '简体',
     'glossary.meaning': '意思',
     'glossary.see': '§{n}',
-    'chart.title': '牌圖',
-    'chart.civil': '文牌：11 種，每種兩隻，由大至小',
-    'chart.military': '武牌：10 隻，按點數大小',
-    'chart.rank': '第 {n}',
-    'chart.total': '{n} 點',
-    'chart.mj.m': '萬子（每種四張）',
-    'chart.mj.p': '筒子（每種四張）',
-    'chart.mj.s': '條子（每種四張）',
-    'chart.mj.wind': '風牌（每種四張）',
-    'chart.mj.dragon': '箭牌（每種四張）',
-    'mj.indicator': '翻出的牌',
-    'mj.wilds': '混兒',
     'lang.label': '語言',
-    'game.tiengow': '天九',
-    'game.tianjin': '天津麻將',
   },
   'zh-Hans': {
     'page.title': '{game}规则',
@@ -79,21 +51,7 @@ const WORDS = {
     'glossary.hans': '简体',
     'glossary.meaning': '意思',
     'glossary.see': '§{n}',
-    'chart.title': '牌图',
-    'chart.civil': '文牌：11 种，每种两只，由大到小',
-    'chart.military': '武牌：10 只，按点数大小',
-    'chart.rank': '第 {n}',
-    'chart.total': '{n} 点',
-    'chart.mj.m': '万子（每种四张）',
-    'chart.mj.p': '筒子（每种四张）',
-    'chart.mj.s': '条子（每种四张）',
-    'chart.mj.wind': '风牌（每种四张）',
-    'chart.mj.dragon': '箭牌（每种四张）',
-    'mj.indicator': '翻出的牌',
-    'mj.wilds': '混儿',
     'lang.label': '语言',
-    'game.tiengow': '天九',
-    'game.tianjin': '天津麻将',
   },
 };
 

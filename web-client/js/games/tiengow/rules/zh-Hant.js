@@ -1,6 +1,6 @@
 /*
  * 天九規則（繁體中文）：docs/rules/tiengow.md §1–§7，寫給新玩家（§8 計分程式從略）。
- * 各區塊由 ../page.js 繪出。
+ * 各區塊由 js/rules/page.js 繪出。
  */
 export default {
   intro: [

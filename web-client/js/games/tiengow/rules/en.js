@@ -1,6 +1,6 @@
 /*
  * Tien Gow 天九, the rules in English: docs/rules/tiengow.md §1–§7 told for a new player (the
- * score calculator's §8 is left to the document). Blocks are drawn by ../page.js.
+ * score calculator's §8 is left to the document). Blocks are drawn by js/rules/page.js and ./index.js.
  */
 export default {
   intro: [

@@ -1,7 +1,8 @@
 /*
  * Tianjin Mahjong 天津麻将, the rules in English: docs/rules/tianjin-mahjong.md §1–§7 told for a
  * new player (§7 here is the table's options; the calculator's input format is left to the
- * document). Blocks are drawn by ../page.js; in a tile row a name ending in '*' is a wild.
+ * document). Blocks are drawn by js/rules/page.js and ./index.js; in a tile row a name ending in
+ * '*' is a wild.
  */
 export default {
   intro: [
@@ -24,7 +25,7 @@ export default {
       body: [
         { p: 'After the deal an **indicator** tile is turned up from the wall. The wilds are the indicator’s kind and the **next** kind (中下滾混兒): 7 wild tiles, since the indicator itself stays in the dead wall.' },
         { p: 'Next kind: in a number suit 1 → 2 → … → 9 → 1; winds East → South → West → North → East; dragons 中 → 發 → 白 → 中.' },
-        { mj: [
+        { tiles: [
           { indicator: '3m', caption: 'Indicator 三萬: the wilds are 三萬 and 四萬.' },
           { indicator: '9p', caption: 'Indicator 九筒: the wilds are 九筒 and 一筒.' },
           { indicator: 'P', caption: 'Indicator 白: the wilds are 白 and 中.' },
@@ -47,7 +48,7 @@ export default {
           'A winning hand is **four sets and a pair**. A set is a pung, a kong or a chow (1-2-3 of a suit) — chows may be formed in hand, they just cannot be claimed. No special shapes (no seven pairs, no thirteen orphans).',
           'A win must score at least one fan type of §4: a bare win (鸡胡) is not allowed.',
         ] },
-        { mj: [
+        { tiles: [
           { tiles: [['1s', '2s', '3s'], ['7p', '7p', '7p'], ['E', 'E', 'E'], ['4m', '5m', '6m'], ['C', 'C']], caption: 'Four sets and a pair, self-drawn, with no tile of a wild kind in it: at least 素 (2 fan).' },
         ] },
       ],
@@ -68,7 +69,7 @@ export default {
             ['天胡 / 地胡', '4', '天胡: the banker’s 14 dealt tiles win; 地胡: a non-banker wins on the first draw. Neither with a meld or on a kong replacement'],
           ],
         } },
-        { mj: [
+        { tiles: [
           { tiles: [['3m', '4m', '5m'], ['7s', '7s', '7s'], ['N', 'N', 'N'], ['2p', '3p', '4p'], ['F', '6p*']], caption: '混儿吊 (单混吊): the winning 發 makes the pair with a wild (here the wilds are 六筒 and 七筒).' },
           { tiles: [['4m', '5m', '6m'], ['1p', '1p', '1p'], ['S', 'S', 'S'], ['7s', '8s', '9s'], ['P', 'P']], caption: '捉五: the winning 五萬 fills the middle of 四萬-五萬-六萬 — with no tile of a wild kind in the hand, 素捉五: 2 × 3 = 6.' },
           { tiles: [['1m', '2m', '3m'], ['4m', '5m', '6m'], ['7m', '8m', '9m'], ['W', 'W', 'W'], ['2s', '2s']], caption: '龙: 1-2-3, 4-5-6, 7-8-9 of 萬 — 4 fan (with no tile of a wild kind in the hand, 素龙: 2 × 4 = 8).' },
@@ -122,7 +123,7 @@ export default {
           'When the indicator is a wind, **all four winds** are wild (15 wild tiles).',
           'No bare 混儿吊 win (混儿吊 with another fan still counts). 素 is worth 4 fan (also in combinations). No 天胡 (地胡 stays). Kongs pay nothing in a drawn hand.',
         ] },
-        { mj: [
+        { tiles: [
           { indicator: '5s', gua: true, caption: 'Indicator 五條 under 刮大风: 四條, 五條 and 六條 are wild.' },
           { indicator: 'W', gua: true, caption: 'Indicator 西 under 刮大风: every wind is wild.' },
         ] },

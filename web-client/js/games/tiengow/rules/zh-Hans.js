@@ -1,6 +1,6 @@
 /*
  * 天九规则（简体中文）：docs/rules/tiengow.md §1–§7，写给新玩家（§8 计分程序从略）。
- * 各区块由 ../page.js 绘出。
+ * 各区块由 js/rules/page.js 绘出。
  */
 export default {
   intro: [
