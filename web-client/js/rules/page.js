@@ -51,13 +51,18 @@ function drawTable(table) {
     h('tbody', {}, table.rows.map((row) => h('tr', {}, row.map((c, i) => h('td', { dataset: { label: head[i] || '' } }, inline(c))))))));
 }
 
-/* One block of a section's body: text, a list, a table, a worked example, or one of the game's. */
+/* One block of a section's body: text, a list, a table, short pairs (a name and its figure), a
+ * worked example, or one of the game's. */
 function drawBlock(block, rules, lang) {
   if (block.p) return h('p', {}, inline(block.p));
   if (block.h3) return h('h3', {}, inline(block.h3));
   if (block.note) return h('p', { class: 'rules-note' }, inline(block.note));
   if (block.list) return h('ul', {}, block.list.map((item) => h('li', {}, inline(item))));
   if (block.table) return drawTable(block.table);
+  if (block.pairs) {
+    return h('dl', { class: 'pairs-grid' }, block.pairs.map(([term, value]) => h('div', { class: 'pair' },
+      h('dt', {}, inline(term)), h('dd', {}, inline(value)))));
+  }
   if (block.example) {
     return h('div', { class: 'worked-example' }, h('h4', {}, inline(block.example.title)),
       h('ul', {}, block.example.lines.map((line) => h('li', {}, inline(line)))));
