@@ -116,9 +116,10 @@ function renderBar(ts, app, game) {
     } }, t('table.copyLink')));
   return [
     h('div', { class: 'table-title' },
-      h('h1', {}, gameTitle(game.name), ' ', h('span', { id: 'table-code', class: 'code' }, ts.code)), rulesLink(game),
+      h('h1', {}, gameTitle(game.name), ' ', h('span', { id: 'table-code', class: 'code' }, ts.code)),
       h('span', { class: 'muted' }, ts.isPublic ? t('table.public') : t('table.private'),
         ts.handsPlayed ? ` · ${t('table.hand', { n: ts.handsPlayed })}` : ''),
+      game.rules ? [' · ', rulesLink(game)] : null,
       h('p', { id: 'table-rules', class: 'table-rules' }, tableRules(ts, game)),
       ts.locked ? h('span', { class: 'badge-locked', id: 'table-locked' }, t('table.lockedBadge')) : null),
     share,
