@@ -79,15 +79,20 @@ function drawSection(section, rules, lang) {
     h('p', { class: 'to-top' }, h('a', { href: '#main' }, say(lang, 'page.top'))));
 }
 
+/* A term in 繁體 and 简体 (once when they are written alike), the page's own script first. */
+function termsOf(entry, lang) {
+  const hant = h('span', { class: 'term-zh', lang: 'zh-Hant' }, entry.hant);
+  if (entry.hans === entry.hant) return [hant];
+  const hans = h('span', { class: 'term-zh', lang: 'zh-Hans' }, entry.hans);
+  return lang === 'zh-Hans' ? [hans, hant] : [hant, hans];
+}
+
 function drawGlossary(entries, lang) {
   return h('section', { id: 'glossary', class: 'rules-section glossary', 'aria-labelledby': 'glossary-title' },
     h('h2', { id: 'glossary-title' }, say(lang, 'glossary.title')),
     h('p', {}, say(lang, 'glossary.intro')),
     h('dl', { class: 'glossary-list' }, entries.map((e) => h('div', { class: 'glossary-entry', dataset: { term: e.hant } },
-      h('dt', {},
-        h('span', { class: 'term-hant', lang: 'zh-Hant' }, e.hant),
-        e.hans !== e.hant ? h('span', { class: 'term-hans', lang: 'zh-Hans' }, e.hans) : null,
-        h('span', { class: 'term-en', lang: 'en' }, e.en)),
+      h('dt', {}, termsOf(e, lang), h('span', { class: 'term-en', lang: 'en' }, e.en)),
       h('dd', {}, inline(e.meaning[lang] || e.meaning.en),
         e.section ? [' ', h('a', { href: `#s${e.section}`, class: 'section-ref' }, `§${e.section}`)] : null)))));
 }

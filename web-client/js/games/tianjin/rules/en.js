@@ -70,8 +70,8 @@ export default {
           ],
         } },
         { tiles: [
-          { tiles: [['3m', '4m', '5m'], ['7s', '7s', '7s'], ['N', 'N', 'N'], ['2p', '3p', '4p'], ['F', '6p*']], caption: '混儿吊 (单混吊): the winning 發 makes the pair with a wild (here the wilds are 六筒 and 七筒).' },
-          { tiles: [['4m', '5m', '6m'], ['1p', '1p', '1p'], ['S', 'S', 'S'], ['7s', '8s', '9s'], ['P', 'P']], caption: '捉五: the winning 五萬 fills the middle of 四萬-五萬-六萬 — with no tile of a wild kind in the hand, 素捉五: 2 × 3 = 6.' },
+          { tiles: [['3m', '4m', '5m'], ['7s', '7s', '7s'], ['N', 'N', 'N'], ['2p', '3p', '4p'], ['F!', '6p*']], caption: '混儿吊 (单混吊): the winning 發 makes the pair with a wild (here the wilds are 六筒 and 七筒).' },
+          { tiles: [['4m', '5m!', '6m'], ['1p', '1p', '1p'], ['S', 'S', 'S'], ['7s', '8s', '9s'], ['P', 'P']], caption: '捉五: the winning 五萬 fills the middle of 四萬-五萬-六萬 — with no tile of a wild kind in the hand, 素捉五: 2 × 3 = 6.' },
           { tiles: [['1m', '2m', '3m'], ['4m', '5m', '6m'], ['7m', '8m', '9m'], ['W', 'W', 'W'], ['2s', '2s']], caption: '龙: 1-2-3, 4-5-6, 7-8-9 of 萬 — 4 fan (with no tile of a wild kind in the hand, 素龙: 2 × 4 = 8).' },
         ] },
         { h3: 'Combining' },

@@ -3,7 +3,8 @@
  * ./zh-Hant.js, ./zh-Hans.js, loaded when the page asks), the glossary (./glossary.js), the tile
  * chart of §1 (the 34 kinds, drawn by tile_art.js as at the table) and the game's own block,
  * `tiles`: rows of tiles ({ tiles: [names or groups of names], caption }, a name ending in '*'
- * drawn as a wild), or an indicator with the wilds it makes ({ indicator, gua, caption }).
+ * drawn as a wild, one ending in '!' as the winning tile), or an indicator with the wilds it
+ * makes ({ indicator, gua, caption }).
  */
 import { KINDS, kindInfo, shortTileName, tileName, wildKinds } from '../tiles.js';
 import { tileSvg } from '../tile_art.js';
@@ -11,11 +12,11 @@ import { h } from '../../../dom.js';
 
 const WORDS = {
   en: { m: 'Characters 萬 (four of each)', p: 'Dots 筒 (four of each)', s: 'Bamboo 條 (four of each)', wind: 'Winds (four of each)',
-    dragon: 'Dragons (four of each)', indicator: 'indicator', wilds: 'wilds (混兒)' },
+    dragon: 'Dragons (four of each)', indicator: 'indicator', wilds: 'wilds (混兒)', win: '(the winning tile)' },
   'zh-Hant': { m: '萬子（每種四張）', p: '筒子（每種四張）', s: '條子（每種四張）', wind: '風牌（每種四張）', dragon: '箭牌（每種四張）',
-    indicator: '翻出的牌', wilds: '混兒' },
+    indicator: '翻出的牌', wilds: '混兒', win: '（胡的牌）' },
   'zh-Hans': { m: '万子（每种四张）', p: '筒子（每种四张）', s: '条子（每种四张）', wind: '风牌（每种四张）', dragon: '箭牌（每种四张）',
-    indicator: '翻出的牌', wilds: '混儿' },
+    indicator: '翻出的牌', wilds: '混儿', win: '（胡的牌）' },
 };
 
 function word(lang, key) {
@@ -25,7 +26,8 @@ function word(lang, key) {
 const GROUPS = ['m', 'p', 's', 'wind', 'dragon'];
 
 function tile(name, lang, mark) {
-  const span = h('span', { class: `chart-tile mj-tile${mark ? ` chart-${mark}` : ''}`, role: 'img', 'aria-label': tileName(name, lang),
+  const label = mark === 'win' ? `${tileName(name, lang)} ${word(lang, 'win')}` : tileName(name, lang);
+  const span = h('span', { class: `chart-tile mj-tile${mark ? ` chart-${mark}` : ''}`, role: 'img', 'aria-label': label,
     dataset: { kind: name } });
   /* tile_art's own drawing: a constant SVG string of the client's, never a player's input */
   span.innerHTML = tileSvg(name, { lang, wild: mark === 'wild', indicator: mark === 'indicator' });
@@ -56,9 +58,14 @@ function indicatorRow(spec, lang) {
   ];
 }
 
+/* A name ending in '*' is drawn as a wild, one ending in '!' as the winning tile. */
+const MARK_OF = { '*': 'wild', '!': 'win' };
+
 function handRow(spec, lang) {
-  return spec.tiles.map((group) => h('span', { class: 'tile-example-group' },
-    (Array.isArray(group) ? group : [group]).map((name) => tile(name.replace('*', ''), lang, name.endsWith('*') ? 'wild' : null))));
+  return spec.tiles.map((group) => h('span', { class: 'tile-example-group' }, (Array.isArray(group) ? group : [group]).map((name) => {
+    const mark = MARK_OF[name.slice(-1)] || null;
+    return tile(mark ? name.slice(0, -1) : name, lang, mark);
+  })));
 }
 
 /* Rows of tiles, each with its caption. */

@@ -79,10 +79,10 @@ export default {
             ['么結', 'the last trick won by the single 丁三 (1-2) (with 文尊 on, also by the single 銅錘六)', '×2'],
             ['包尊', 'the last trick won by a led 至尊 (or a led 文尊 nobody captured)', '×2, no 賀尊 for it'],
             ['四大包', 'the last trick won by a quartet', '×4'],
-            ['擒 (么雙擒四)', 'the last trick led by the single 丁三 and won by 大頭六 (with 文尊: 銅錘六 led, won by 高腳七)', 'see below'],
+            ['擒 (么雙擒四)', 'the last trick led by the single 丁三 and won by 大頭六, even if another tile beat the 丁三 first (with 文尊: 銅錘六 led, won by 高腳七)', 'see below'],
           ],
         } },
-        { p: '**擒**: no other ending applies and the 擒 multiplier (4, or 2 as an option) takes M’s place. For each loser take a(L) = units × banker factor. By default the captured leader alone pays the winner the sum of the three a(L) × 4; the others pay nothing. With the option “擒: the captured leader pays for all” off, each loser pays its own a(L) × 4.' },
+        { p: '**擒**: no other ending applies and the 擒 multiplier (4, or 2 as an option) takes M’s place. For each loser take a(L) = units × banker factor (入一/入二 count negative). By default the captured leader alone pays the winner the sum of the three a(L) × 4; the others pay nothing. With the option “擒: the captured leader pays for all” off, each loser pays its own a(L) × 4.' },
         { h3: 'Worked examples' },
         { example: { title: 'A — East banks (m = 2); stacks East 1, South 4, West 0, North 3; North wins the last trick', lines: [
           'East: (4 − 1) × 2 (banker) = 6.', 'South: 4 − 4 = 0.', 'West: 4 − 0 + 1 (空棟) = 5.', 'North +11.'] } },
