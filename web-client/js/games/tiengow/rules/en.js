@@ -82,7 +82,7 @@ export default {
             ['擒 (么雙擒四)', 'the last trick led by the single 丁三 and won by 大頭六, even if another tile beat the 丁三 first (with 文尊: 銅錘六 led, won by 高腳七)', 'see below'],
           ],
         } },
-        { p: '**擒**: no other ending applies and the 擒 multiplier (4, or 2 as an option) takes M’s place. For each loser take a(L) = units × banker factor (入一/入二 count negative). By default the captured leader alone pays the winner the sum of the three a(L) × 4; the others pay nothing. With the option “擒: the captured leader pays for all” off, each loser pays its own a(L) × 4.' },
+        { p: '**擒**: no other ending applies and the 擒 multiplier (4, or 2 as an option) takes M’s place. For each loser take a(L) = units, × m when the banker is involved (入一/入二 count negative). By default the captured leader alone pays the winner the sum of the three a(L) × 4; the others pay nothing. With the option “擒: the captured leader pays for all” off, each loser pays its own a(L) × 4.' },
         { h3: 'Worked examples' },
         { example: { title: 'A — East banks (m = 2); stacks East 1, South 4, West 0, North 3; North wins the last trick', lines: [
           'East: (4 − 1) × 2 (banker) = 6.', 'South: 4 − 4 = 0.', 'West: 4 − 0 + 1 (空棟) = 5.', 'North +11.'] } },
