@@ -13,11 +13,11 @@
  */
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
+import { rulesLink } from './rules/links.js';
 import { decisionOf, renderSeat } from './seats.js';
 import { gameFor, gameTitle } from './games/registry.js';
 import { loadHistory, renderHistory } from './history.js';
 import { mountChat, updateChat } from './chat.js';
-import { rulesLink } from './rules/links.js';
 
 /* The scene the board draws for the live table. */
 export function liveScene(ts, meId) {
