@@ -12,6 +12,7 @@ import { field, h, replace } from './dom.js';
 import { has, t } from './i18n.js';
 import { findGame, games, gameTitle } from './games/registry.js';
 import { cutChars, limit } from './limits.js';
+import { linkRules, rulesLink } from './rules/links.js';
 
 /* Table codes: 12 characters (6 for tables opened before codes grew), letters and digits without
  * look-alikes (PROTOCOL.md). */
@@ -189,7 +190,7 @@ function joinForm(app) {
 
 /* The rule options of a game, then the table's turn timer; choosing another game swaps the game's part. */
 function rulesSection(first) {
-  const summary = h('summary', {}, t(first.optionsTitleKey));
+  const summary = h('summary', {}, linkRules(t(first.optionsTitleKey), first.name));
   let editor = first.optionEditor();
   const timer = field('opt-turn_seconds', t('create.turnSeconds'), h('input', { id: 'opt-turn_seconds', type: 'number', min: limit('turn_seconds_min'),
     max: limit('turn_seconds_max'), step: 1, value: '30', 'aria-describedby': 'opt-turn_seconds-help' }), t('create.turnSecondsHelp'));
@@ -198,7 +199,7 @@ function rulesSection(first) {
     for (const node of editor) node.remove();
     editor = game.optionEditor();
     timer.before(...editor);
-    summary.textContent = t(game.optionsTitleKey);
+    summary.replaceChildren(...linkRules(t(game.optionsTitleKey), game.name));
   };
   return { details, choose };
 }
@@ -212,6 +213,7 @@ function createForm(app) {
   const rules = rulesSection(offered[0]);
   return h('form', { id: 'create-form', class: 'card', onsubmit: submit },
     h('h2', {}, t('create.title')),
+    h('p', { class: 'rules-links', id: 'create-rules' }, offered.filter((g) => g.rules).map((g, i) => [i ? ' · ' : '', rulesLink(g, true)])),
     field('create-game', t('create.game'), h('select', { id: 'create-game', onchange: (e) => rules.choose(findGame(e.target.value)) },
       offered.map((game) => h('option', { value: game.name }, t(game.titleKey))))),
     h('fieldset', {},

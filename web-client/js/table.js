@@ -13,6 +13,7 @@
  */
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
+import { rulesLink } from './rules/links.js';
 import { decisionOf, renderSeat } from './seats.js';
 import { gameFor, gameTitle } from './games/registry.js';
 import { loadHistory, renderHistory } from './history.js';
@@ -130,6 +131,7 @@ function renderBar(ts, app, game) {
       h('h1', {}, gameTitle(game.name), ' ', h('span', { id: 'table-code', class: 'code' }, ts.code)),
       h('span', { class: 'muted' }, ts.isPublic ? t('table.public') : t('table.private'),
         ts.handsPlayed ? ` · ${t('table.hand', { n: ts.handsPlayed })}` : ''),
+      game.rules ? [' · ', rulesLink(game)] : null,
       h('p', { id: 'table-rules', class: 'table-rules' }, tableRules(ts, game)),
       ts.locked ? h('span', { class: 'badge-locked', id: 'table-locked' }, t('table.lockedBadge')) : null),
     share,

@@ -12,6 +12,9 @@
  *   taglineKey            i18n key of the line under the house's name when it is the only game
  *   strings               its labels, {en, 'zh-Hant', 'zh-Hans'}: added to i18n.js here, once
  *   stylesheet            URL of its stylesheet (main.js loads it after teahouse.css), or null
+ *   rules                 its rules page (js/rules/page.js draws it), or null: { load(lang) and
+ *                         glossary(), promises of the content; chart(lang), the tile chart;
+ *                         blocks, the game's own kinds of block, each (value, lang) → a node }
  *
  *   In the lobby's create form:
  *   optionsTitleKey       i18n key of the rule options' section

@@ -1,6 +1,7 @@
 /*
  * Tianjin Mahjong 天津麻将 (rules/tianjin-mahjong.md), as a game module of the web client (the
- * interface is written at the top of ../registry.js): its labels and stylesheet, its rule options
+ * interface is written at the top of ../registry.js): its labels and stylesheet, its rules page
+ * (./rules/), its rule options
  * in the lobby, what it shows on the table (the banker's badges, the indicator and wilds, the
  * wall, each seat's melds and river, the player's hand and buttons), the settlement of a hand
  * explained, and how a step of a hand is told. The view it draws is described in view.js.
@@ -14,6 +15,7 @@ import { optionEditor, optionsSummary, readOptions } from './options.js';
 import { decidingInView, renderCenter, renderReplayHand, seatBadges, seatStats } from './board.js';
 import { renderControls } from './controls.js';
 import { renderSettlement } from './settlement_view.js';
+import rules from './rules/index.js';
 import { describeEvent } from './events.js';
 
 /* The banker (and whether they must sit) of the hand after one with this result. */
@@ -27,6 +29,7 @@ export default {
   titleKey: 'tj.title',
   taglineKey: 'tj.tagline',
   strings,
+  rules,
   stylesheet: new URL('./tianjin.css', import.meta.url).href,
 
   optionsTitleKey: 'tj.create.rules',

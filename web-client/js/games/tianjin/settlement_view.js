@@ -11,6 +11,7 @@ import { seatName, signed } from '../../seats.js';
 import { explainSettlement } from './settlement.js';
 import { meldElement, tileRow } from './board.js';
 import { wildsOf } from './view.js';
+import { linkRules } from '../../rules/links.js';
 
 /* The hand's banker, sat and pulls: its result's, else its last view's, else the table's state. */
 function bankOf(entry) {
@@ -38,7 +39,7 @@ function fanList(ex) {
   const total = h('p', { class: `mj-fan-total${ex.fanMatches ? '' : ' mismatch'}`, dataset: { fan: String(ex.fan) } },
     t('tj.settle.total', { formula: ex.factors.join(' × ') || '0', fan: ex.fanMatches ? ex.fan : ex.computed }),
     ex.fanMatches ? null : ` ⚠ ${t('tj.settle.mismatch', { fan: ex.fan })}`);
-  return [h('h3', {}, t('tj.settle.fans')), h('ul', { class: 'mj-fans' }, items), total];
+  return [h('h3', {}, linkRules(t('tj.settle.fans'), 'tianjin')), h('ul', { class: 'mj-fans' }, items), total];
 }
 
 function paymentLine(p, ex, seats) {
@@ -70,7 +71,7 @@ export function renderSettlement(entry, extra) {
     h('h2', { id: id ? `${id}-title` : null }, title),
     hand ? [h('h3', {}, t('tj.settle.hand')), hand] : null,
     ex.winner !== null ? fanList(ex) : null,
-    h('h3', {}, t('tj.settle.payments')),
+    h('h3', {}, linkRules(t('tj.settle.payments'), 'tianjin')),
     ex.payments.length ? h('ul', { class: 'settle-lines mj-payments' }, ex.payments.map((p) => paymentLine(p, ex, seats)))
       : h('p', { class: 'mj-muted' }, t('tj.settle.noPayments')),
     h('table', { class: 'settle-table' },

@@ -1,6 +1,7 @@
 /*
  * Tien Gow 天九 (rules/tiengow.md), as a game module of the web client (the interface is written
- * at the top of ../registry.js): its labels and stylesheet, its rule options in the lobby, what
+ * at the top of ../registry.js): its labels and stylesheet, its rules page (./rules/), its rule
+ * options in the lobby, what
  * it shows on the table (the banker's badge, stacks and tiles, the trick, the player's hand and
  * buttons), the settlement of a hand explained, and how a step of a hand is told.
  *
@@ -12,6 +13,7 @@ import { optionEditor, optionsSummary, readOptions } from './options.js';
 import { decidingInView, renderReplayHand, renderTrick, seatBadges, seatStats } from './board.js';
 import { renderControls } from './controls.js';
 import { renderSettlement } from './settlement_view.js';
+import rules from './rules/index.js';
 import { describeEvent, describeTimeout } from './events.js';
 
 /* The banker and multiplier of the hand after one with this result. */
@@ -25,6 +27,7 @@ export default {
   titleKey: 'tg.title',
   taglineKey: 'tg.tagline',
   strings,
+  rules,
   stylesheet: new URL('./tiengow.css', import.meta.url).href,
 
   optionsTitleKey: 'tg.create.rules',

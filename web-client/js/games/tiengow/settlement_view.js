@@ -8,6 +8,7 @@ import { h } from '../../dom.js';
 import { t, tn } from '../../i18n.js';
 import { num, seatName, signed } from '../../seats.js';
 import { explainSettlement } from './settlement.js';
+import { linkRules } from '../../rules/links.js';
 
 /* --- settlement --- */
 
@@ -93,10 +94,10 @@ export function renderSettlement(entry, extra) {
       t('tg.settle.qinAll', { from: seatName(seats, ex.qinLine.captured), to: seatName(seats, ex.winner),
         parts: parts + stakeText, q, amount: num(ex.qinLine.amount) })));
   }
-  lines.push(h('h3', {}, t('tg.settle.perLoser')), h('ul', { class: 'settle-lines' }, loserItems));
+  lines.push(h('h3', {}, linkRules(t('tg.settle.perLoser'), 'tiengow')), h('ul', { class: 'settle-lines' }, loserItems));
 
   if (ex.bonuses.length) {
-    lines.push(h('h3', {}, t('tg.settle.bonuses')), h('ul', { class: 'settle-bonuses' }, ex.bonuses.map((b) => h('li', { class: b.matches ? '' : 'mismatch' },
+    lines.push(h('h3', {}, linkRules(t('tg.settle.bonuses'), 'tiengow')), h('ul', { class: 'settle-bonuses' }, ex.bonuses.map((b) => h('li', { class: b.matches ? '' : 'mismatch' },
       t('tg.settle.bonusLine', { kind: t('tg.bonus.' + b.kind), from: seatName(seats, b.from), to: seatName(seats, b.to), amount: b.units,
         base: b.base, banker: b.bankerFactor > 1 ? t('tg.settle.bonusBanker', { m: b.bankerFactor }) : '' })
       + (ex.stake > 1 ? ` × ${ex.stake}` : '')))));
