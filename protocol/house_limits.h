@@ -20,9 +20,10 @@
  * protocol accepts, the store accepts too. */
 #define LIMIT_NAME_BYTES (LIMIT_NAME_CHARS * 4)
 
-/* An account name: 3 to 24 characters (so at most LIMIT_NAME_BYTES bytes), letters of one
- * script family, digits and '_', '-', '.' (PROTOCOL.md, register). */
+/* An account name: 3 to 24 characters (so at most LIMIT_NAME_BYTES bytes), or 2 when both are
+ * wide (CJK: 小明), letters of one script family, digits and '_', '-', '.' (PROTOCOL.md, register). */
 #define LIMIT_ACCOUNT_MIN_CHARS 3
+#define LIMIT_ACCOUNT_MIN_WIDE_CHARS 2
 #define LIMIT_ACCOUNT_MAX_CHARS LIMIT_NAME_CHARS
 
 /* A password, in bytes as sent (never trimmed). The upper bound keeps the hash's input small. */

@@ -437,6 +437,7 @@ static const struct {
     {"seats", LIMIT_SEATS},
     {"name_chars", LIMIT_NAME_CHARS},
     {"account_min_chars", LIMIT_ACCOUNT_MIN_CHARS},
+    {"account_min_wide_chars", LIMIT_ACCOUNT_MIN_WIDE_CHARS},
     {"account_max_chars", LIMIT_ACCOUNT_MAX_CHARS},
     {"password_min_bytes", LIMIT_PASSWORD_MIN_BYTES},
     {"password_max_bytes", LIMIT_PASSWORD_MAX_BYTES},

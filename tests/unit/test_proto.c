@@ -340,6 +340,39 @@ START_TEST(test_account_names_are_3_to_24_characters_of_any_script)
 }
 END_TEST
 
+static bool look_alike(const char *a, const char *b);
+
+START_TEST(test_two_wide_characters_are_an_account_name_but_two_latin_letters_are_not)
+{
+    const char *names[] = {"小明", "阿媽", "阿妈", "さく", "サク", "민준", "𠀀𠀀", " 小明 "};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"type\":\"register\",\"name\":\"%s\",\"password\":\"12345678\"}", names[i]);
+        expect(text, PROTO_OK, NULL);
+    }
+    /* two narrow characters, one wide and one narrow, one wide alone, halfwidth katakana (narrow
+     * look-alikes of サク) and fullwidth Latin */
+    const char *refused[] = {"ab", "a明", "明a", "明", "ｻｸ", "ａｂ", "小_", "_小", "1明"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"type\":\"register\",\"name\":\"%s\",\"password\":\"12345678\"}", refused[i]);
+        expect(text, PROTO_BAD_REQUEST, "name");
+    }
+    expect("{\"type\":\"register\",\"name\":\"ab\",\"password\":\"12345678\"}", PROTO_BAD_REQUEST, "2 wide ones");
+    expect("{\"type\":\"login\",\"name\":\"小明\",\"password\":\"12345678\"}", PROTO_OK, NULL);
+}
+END_TEST
+
+START_TEST(test_two_character_names_that_look_alike_share_a_key)
+{
+    ck_assert(look_alike("口口", "口口"));
+    ck_assert(look_alike("工口", "エロ"));       /* Han 工口 beside katakana エロ: Unicode confusables */
+    ck_assert(!look_alike("小明", "小朋"));
+    ck_assert(!look_alike("阿媽", "阿妈"));       /* traditional and simplified are two names */
+    ck_assert(!look_alike("小明", "明小"));
+}
+END_TEST
+
 START_TEST(test_account_names_hold_only_letters_digits_and_separators)
 {
     const char *refused[] = {
@@ -476,8 +509,8 @@ START_TEST(test_ordinary_names_of_any_script_still_pass)
         snprintf(text, sizeof text, "{\"type\":\"hello\",\"v\":1,\"name\":\"%s\"}", names[i]);
         expect(text, PROTO_OK, NULL);
     }
-    /* account names are 3 characters at least */
-    const char *accounts[] = {"王小明", "阿媽好", "José", "Nguyễn", "ภูมิ", "admin", "BOB"};
+    /* account names are 3 characters at least, or 2 wide ones */
+    const char *accounts[] = {"王小明", "阿媽好", "José", "Nguyễn", "ภูมิ", "admin", "BOB", "小明", "阿媽"};
     for (size_t i = 0; i < sizeof accounts / sizeof accounts[0]; i++) {
         char text[200];
         snprintf(text, sizeof text, "{\"type\":\"register\",\"name\":\"%s\",\"password\":\"12345678\"}", accounts[i]);
@@ -948,6 +981,8 @@ int main(void)
     tcase_add_test(tc, test_register_and_login_decode_the_account_name_and_password);
     tcase_add_test(tc, test_account_names_are_3_to_24_characters_of_any_script);
     tcase_add_test(tc, test_account_names_hold_only_letters_digits_and_separators);
+    tcase_add_test(tc, test_two_wide_characters_are_an_account_name_but_two_latin_letters_are_not);
+    tcase_add_test(tc, test_two_character_names_that_look_alike_share_a_key);
     tcase_add_test(tc, test_account_names_mix_scripts_only_as_icus_moderately_restrictive_level_allows);
     tcase_add_test(tc, test_names_are_made_nfc_so_a_letter_and_its_accent_are_the_precomposed_letter);
     tcase_add_test(tc, test_display_names_refuse_direction_controls_and_invisible_characters);

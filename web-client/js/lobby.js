@@ -55,7 +55,10 @@ function readCreateForm(form) {
  */
 export function accountProblem(name, password) {
   const chars = Array.from(name.trim());
-  if (chars.length < limit('account_min_chars') || chars.length > limit('account_max_chars')) return 'account.err.nameLength';
+  /* 3 characters, or 2 wide ones (小明): CJK ideographs, kana and Hangul syllables */
+  const wide = chars.length > 0 && chars.every((c) => /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3005\u30fc\uac00-\ud7a3]/u.test(c) && !/[\uff61-\uff9f]/u.test(c));
+  const least = wide ? Math.min(limit('account_min_chars'), limit('account_min_wide_chars') || limit('account_min_chars')) : limit('account_min_chars');
+  if (chars.length < least || chars.length > limit('account_max_chars')) return 'account.err.nameLength';
   if (!/^[\p{L}\p{M}0-9_.-]+$/u.test(name.trim())) return 'account.err.nameChars';
   if (!/[\p{L}0-9]/u.test(name)) return 'account.err.nameChars';
   const bytes = new TextEncoder().encode(password).length;
