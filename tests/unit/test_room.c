@@ -451,6 +451,103 @@ START_TEST(test_seat_left_carries_each_members_view)
 }
 END_TEST
 
+/* ---- Scores, the bank and a hand's result follow players, not seats ---- */
+
+static bool watcher_saw_hand_over(void) { return count_frames(&players[2], "event", "hand_over", 0) >= 1; }
+
+static int64_t seat_score_on_wire(const player *p, int seat)
+{
+    const json_t *snap = last_frame(p, "snapshot", NULL);
+    return json_integer_value(json_array_get(json_object_get(json_object_get(snap, "info"), "scores"), (size_t)seat));
+}
+
+START_TEST(test_a_seat_left_mid_hand_keeps_its_result_and_score_with_the_leaver_and_a_newcomer_starts_at_0)
+{
+    open_table(&game_tiengow, 2, 30);
+    start();
+    char msg[GAME_MESSAGE_SIZE];
+    ck_assert_ptr_null(room_join(r, &players[2], -1, NULL, msg, sizeof msg)); /* watches */
+    players[0].client = NULL; /* the bot covers seat 0 too, so the hand plays itself */
+    room_player_disconnected(r, &players[0]);
+    ck_assert_ptr_null(room_leave(r, &players[1], msg, sizeof msg)); /* P1 leaves mid-hand */
+    ck_assert(run_until(watcher_saw_hand_over, 20000));
+    const int64_t won = store_memory_ledger_sum(st, room_table_id(r), 1); /* P1's rows: the ledger's truth */
+
+    /* the result names P1, who played the hand, not the bot that finished it nor an empty seat */
+    const json_t *over = json_object_get(last_frame(&players[2], "event", "hand_over"), "event");
+    const json_t *played = json_object_get(over, "players");
+    const json_t *who = json_array_get(played, 1);
+    char ref[REF_SIZE];
+    ck_assert_str_eq(json_string_value(json_object_get(who, "player")), player_ref(players[1].id, ref));
+    ck_assert_str_eq(json_string_value(json_object_get(who, "name")), "P1");
+    ck_assert(json_is_false(json_object_get(who, "bot")));
+    ck_assert(json_is_true(json_object_get(json_array_get(played, 2), "bot")));
+    ck_assert(json_is_null(json_object_get(json_array_get(played, 2), "player")));
+
+    /* the freed seat has no score; the watcher who sits there starts at 0, not at P1's */
+    ck_assert_ptr_null(r->seats[1].p);
+    ck_assert(!r->seats[1].bot);
+    ck_assert_int_eq(r->scores[1], 0);
+    ck_assert_ptr_null(room_take_seat(r, &players[2], 1, msg, sizeof msg));
+    ck_assert_int_eq(r->scores[1], 0);
+    ck_assert_ptr_null(room_join(r, &players[3], -1, NULL, msg, sizeof msg));
+    ck_assert_int_eq(seat_score_on_wire(&players[3], 1), 0);
+
+    /* P1 comes back, to another seat: their own score comes with them */
+    ck_assert_ptr_null(room_remove_bot(r, &players[0], 3, msg, sizeof msg));
+    ck_assert_ptr_null(room_join(r, &players[1], 3, NULL, msg, sizeof msg));
+    ck_assert_int_eq(r->scores[3], won);
+    ck_assert_int_eq(seat_score_on_wire(&players[1], 3), won);
+    ck_assert_int_eq(r->scores[1], 0);
+    /* and the snapshot names who played the last hand */
+    const json_t *hp = json_object_get(json_object_get(last_frame(&players[1], "snapshot", NULL), "info"), "hand_players");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(hp, 1), "name")), "P1");
+}
+END_TEST
+
+static bool hand_over_to_p0(void) { return count_frames(&players[0], "event", "hand_over", 0) >= 1; }
+
+/* Plays a hand with P0 connected (its turns played here) and P1-P3 covered by the bot. */
+static void play_one_hand_of_four(void)
+{
+    open_table(&game_tiengow, 4, 30);
+    r->env.next_hand_ms = 60000; /* the pause between hands lasts while the test looks */
+    start();
+    for (int i = 1; i < 4; i++) {
+        players[i].client = NULL;
+        room_player_disconnected(r, &players[i]);
+    }
+    for (int moves = 0; moves < 64 && !hand_over_to_p0(); moves++) {
+        if (!wait_for_seat(0))
+            break;
+        json_t *move = a_legal_move(0);
+        char msg[GAME_MESSAGE_SIZE];
+        ck_assert_ptr_null(room_act(r, &players[0], move, NULL, msg, sizeof msg));
+        json_decref(move);
+    }
+    ck_assert(run_until(hand_over_to_p0, 20000));
+}
+
+START_TEST(test_the_bankers_player_leaving_draws_a_new_bank_and_anyone_elses_does_not)
+{
+    play_one_hand_of_four();
+    int banker = (int)json_integer_value(json_object_get(r->game_state, "banker"));
+    int other = (banker + 1) % GAME_SEATS;
+    char msg[GAME_MESSAGE_SIZE];
+    int from = n_log;
+    ck_assert_ptr_null(room_leave_seat(r, &players[other], msg, sizeof msg));
+    ck_assert_int_eq(count_frames(&players[0], "event", "bank", from), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(r->game_state, "banker")), banker);
+    from = n_log;
+    ck_assert_ptr_null(room_leave_seat(r, &players[banker], msg, sizeof msg));
+    ck_assert_int_eq(count_frames(&players[0], "event", "bank", from), 1);
+    const json_t *ev = json_object_get(last_frame(&players[0], "event", "bank"), "event");
+    ck_assert(json_equal(json_object_get(ev, "game_state"), r->game_state));
+    /* a fresh bank: Tien Gow's first multiplier */
+    ck_assert_int_eq(json_integer_value(json_object_get(r->game_state, "multiplier")), 2);
+}
+END_TEST
+
 /* ---- The toy game: several seats deciding at once ---- */
 
 static bool toy_in_window(void)
@@ -566,6 +663,8 @@ Suite *room_suite(void)
     tcase_add_test(tg, test_a_seat_freed_mid_write_is_played_by_the_bot_and_its_leaver_is_not_answered);
     tcase_add_test(tg, test_running_scores_are_the_sums_of_the_stored_ledger);
     tcase_add_test(tg, test_seat_left_carries_each_members_view);
+    tcase_add_test(tg, test_a_seat_left_mid_hand_keeps_its_result_and_score_with_the_leaver_and_a_newcomer_starts_at_0);
+    tcase_add_test(tg, test_the_bankers_player_leaving_draws_a_new_bank_and_anyone_elses_does_not);
     suite_add_tcase(s, tg);
     TCase *toy = tcase_create("toy");
     tcase_add_checked_fixture(toy, setup, teardown);
