@@ -82,6 +82,9 @@
 /* Hands in one page of `history`. */
 #define LIMIT_HISTORY_PAGE 20
 
+/* Past tables in a `my_tables` reply: the most recently played. */
+#define LIMIT_PAST_TABLES 20
+
 /* The latest events a table keeps for a resuming connection (`events`). */
 #define LIMIT_EVENTS_KEPT 200
 

@@ -43,6 +43,7 @@ __attribute__((format(printf, 3, 4))) static void refuse(char *msg, size_t size,
 /* --- the store --- */
 
 static void save_table(room *r);
+static void announce_connection(room *r, const player *p);
 static void schedule_decisions(room *r);
 static void reschedule_seat(room *r, int seat);
 static void start_hand(room *r);
@@ -1073,6 +1074,10 @@ const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg,
         if (changed)
             save_table(r);
     }
+    else if (m->away) { /* back at the table's page */
+        m->away = false;
+        announce_connection(r, p);
+    }
     update_empty_timer(r);
     room_send_snapshot(r, m, id);
     return NULL;
@@ -1300,6 +1305,40 @@ const char *room_chat(room *r, player *p, const char *text, char *msg, size_t ms
 
 /* --- connections --- */
 
+/* Tells everyone a seated member's presence changed. */
+static void announce_connection(room *r, const player *p)
+{
+    int seat = seat_of(r, p);
+    member *m = find_member(r, p);
+    if (seat < 0 || m == NULL)
+        return;
+    room_broadcast(r, json_pack("{s:s, s:i, s:b, s:b}", "kind", "connection", "seat", seat, "connected",
+                                player_connected(p), "away", player_connected(p) && m->away));
+}
+
+const char *room_presence(room *r, player *p, bool here, char *msg, size_t msg_size)
+{
+    member *m = find_member(r, p);
+    if (m == NULL)
+        return FAIL(PROTO_ERR_NOT_AT_TABLE, "You have not joined table %s.", r->code);
+    if (m->away == !here)
+        return NULL; /* as it was: no event */
+    m->away = !here;
+    announce_connection(r, p);
+    return NULL;
+}
+
+int room_seat_of(const room *r, const player *p) { return seat_of(r, p); }
+
+bool room_seat_deciding(const room *r, int seat)
+{
+    return seat >= 0 && seat < GAME_SEATS && hand_on(r) && r->clocks[seat].deciding;
+}
+
+uint64_t room_hand_number(const room *r) { return r->hands_played; }
+
+bool room_is_host(const room *r, const player *p) { return p != NULL && r->host_id == p->id; }
+
 void room_player_connected(room *r, player *p, const json_t *id)
 {
     member *m = find_member(r, p);
@@ -1316,11 +1355,12 @@ void room_player_connected(room *r, player *p, const json_t *id)
         }
         room_send_json(r, p, json_pack("{s:s, s:s, s:o}", "type", "events", "table", r->code, "events", events));
     }
+    m->away = false; /* a connection that comes back is taken as here until its page says otherwise */
     room_send_snapshot(r, m, id);
     int seat = seat_of(r, p);
     if (seat >= 0) {
         reschedule_seat(r, seat); /* back while deciding: a person's timer again */
-        room_broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 1));
+        room_broadcast(r, json_pack("{s:s, s:i, s:b, s:b}", "kind", "connection", "seat", seat, "connected", 1, "away", 0));
     }
     update_empty_timer(r);
 }
@@ -1336,7 +1376,7 @@ void room_player_disconnected(room *r, player *p)
     }
     if (r->restored_until_ms <= uv_now(r->env.loop))
         reschedule_seat(r, seat); /* the bot covers its decision */
-    room_broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 0));
+    room_broadcast(r, json_pack("{s:s, s:i, s:b, s:b}", "kind", "connection", "seat", seat, "connected", 0, "away", 0));
     update_empty_timer(r);
 }
 

@@ -80,6 +80,7 @@ typedef struct member {
     player *p;
     uint64_t last_seq; /* the last event this player's connection was sent */
     bool ready;
+    bool away;         /* connected, but its page left the table (presence): shown away, not online */
     rate_bucket chat;  /* chat has its own limit, apart from play */
 } member;
 

@@ -21,10 +21,13 @@ static json_t *seats_json(const room *r)
             json_object_set_new(seat, "player", json_string(player_ref(st->p->id, ref)));
             json_object_set_new(seat, "name", json_string(st->p->name));
             json_object_set_new(seat, "connected", json_boolean(player_connected(st->p)));
+            const member *m = find_member(r, st->p);
+            json_object_set_new(seat, "away", json_boolean(player_connected(st->p) && m != NULL && m->away));
         } else {
             json_object_set_new(seat, "player", json_null());
             json_object_set_new(seat, "name", json_null());
             json_object_set_new(seat, "connected", json_boolean(st->bot));
+            json_object_set_new(seat, "away", json_false());
         }
         json_array_append_new(seats, seat);
     }

@@ -184,7 +184,34 @@ START_TEST(test_new_types_have_their_wire_names_in_order)
     ck_assert_str_eq(proto_type_name(PROTO_LOCK_TABLE), "lock_table");
     ck_assert_str_eq(proto_type_name(PROTO_REMOVE_MEMBER), "remove_member");
     ck_assert_int_eq(PROTO_LOCK_TABLE, PROTO_REPLAY + 1);
-    ck_assert_int_eq(PROTO_TYPES, PROTO_REMOVE_MEMBER + 1);
+    ck_assert_str_eq(proto_type_name(PROTO_MY_TABLES), "my_tables");
+    ck_assert_str_eq(proto_type_name(PROTO_PRESENCE), "presence");
+    ck_assert_int_eq(PROTO_MY_TABLES, PROTO_REMOVE_MEMBER + 1);
+    ck_assert_int_eq(PROTO_TYPES, PROTO_PRESENCE + 1);
+}
+END_TEST
+
+START_TEST(test_my_tables_takes_nothing_and_presence_takes_a_code_and_here)
+{
+    proto_msg m;
+    char msg[256];
+    ck_assert_int_eq(decode("{\"type\":\"my_tables\",\"id\":3}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.type, PROTO_MY_TABLES);
+    proto_msg_free(&m);
+    expect("{\"type\":\"my_tables\",\"code\":\"K7M2QX\"}", PROTO_BAD_REQUEST, "code");
+    ck_assert_int_eq(decode("{\"type\":\"presence\",\"code\":\"k7m2qx\",\"here\":false}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.type, PROTO_PRESENCE);
+    ck_assert_str_eq(m.code, "K7M2QX");
+    ck_assert(!m.here);
+    proto_msg_free(&m);
+    ck_assert_int_eq(decode("{\"type\":\"presence\",\"code\":\"K7M2QX\",\"here\":true}", &m, msg), PROTO_OK);
+    ck_assert(m.here);
+    proto_msg_free(&m);
+    expect("{\"type\":\"presence\",\"code\":\"K7M2QX\"}", PROTO_BAD_REQUEST, "here");
+    expect("{\"type\":\"presence\",\"here\":true}", PROTO_BAD_REQUEST, "code");
+    expect("{\"type\":\"presence\",\"code\":\"K7M2QX\",\"here\":1}", PROTO_BAD_REQUEST, "here");
+    expect("{\"type\":\"presence\",\"code\":\"K7M2QX\",\"here\":\"yes\"}", PROTO_BAD_REQUEST, "here");
+    expect("{\"type\":\"presence\",\"code\":\"K7!\",\"here\":true}", PROTO_BAD_REQUEST, "code");
 }
 END_TEST
 
@@ -982,6 +1009,7 @@ int main(void)
     tcase_add_test(tc, test_account_names_are_3_to_24_characters_of_any_script);
     tcase_add_test(tc, test_account_names_hold_only_letters_digits_and_separators);
     tcase_add_test(tc, test_two_wide_characters_are_an_account_name_but_two_latin_letters_are_not);
+    tcase_add_test(tc, test_my_tables_takes_nothing_and_presence_takes_a_code_and_here);
     tcase_add_test(tc, test_two_character_names_that_look_alike_share_a_key);
     tcase_add_test(tc, test_account_names_mix_scripts_only_as_icus_moderately_restrictive_level_allows);
     tcase_add_test(tc, test_names_are_made_nfc_so_a_letter_and_its_accent_are_the_precomposed_letter);

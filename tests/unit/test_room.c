@@ -548,6 +548,35 @@ START_TEST(test_the_bankers_player_leaving_draws_a_new_bank_and_anyone_elses_doe
 }
 END_TEST
 
+START_TEST(test_a_seated_player_whose_page_left_the_table_is_shown_away_not_online)
+{
+    open_table(&game_tiengow, 2, 30);
+    char msg[GAME_MESSAGE_SIZE];
+    int from = n_log;
+    ck_assert_ptr_null(room_presence(r, &players[1], false, msg, sizeof msg));
+    const json_t *ev = last_frame(&players[0], "event", "connection");
+    ck_assert_ptr_nonnull(ev);
+    ck_assert(json_is_true(json_object_get(json_object_get(ev, "event"), "away")));
+    ck_assert(json_is_true(json_object_get(json_object_get(ev, "event"), "connected")));
+    const json_t *seat1 = json_array_get(json_object_get(ev, "seats"), 1);
+    ck_assert(json_is_true(json_object_get(seat1, "away")));
+    ck_assert(json_is_false(json_object_get(json_array_get(json_object_get(ev, "seats"), 0), "away")));
+    /* saying it again changes nothing and tells nobody */
+    int events = count_frames(&players[0], "event", "connection", from);
+    ck_assert_ptr_null(room_presence(r, &players[1], false, msg, sizeof msg));
+    ck_assert_int_eq(count_frames(&players[0], "event", "connection", from), events);
+    /* back at the table's page by joining again */
+    ck_assert_ptr_null(room_join(r, &players[1], -1, NULL, msg, sizeof msg));
+    ev = last_frame(&players[0], "event", "connection");
+    ck_assert(json_is_false(json_object_get(json_object_get(ev, "event"), "away")));
+    ck_assert(json_is_false(json_object_get(json_array_get(json_object_get(ev, "seats"), 1), "away")));
+    /* someone not at the table cannot say anything */
+    ck_assert_str_eq(room_presence(r, &players[3], false, msg, sizeof msg), "not_at_table");
+    ck_assert_int_eq(room_seat_of(r, &players[1]), 1);
+    ck_assert(!room_seat_deciding(r, 1)); /* no hand on */
+}
+END_TEST
+
 /* ---- The toy game: several seats deciding at once ---- */
 
 static bool toy_in_window(void)
@@ -665,6 +694,7 @@ Suite *room_suite(void)
     tcase_add_test(tg, test_seat_left_carries_each_members_view);
     tcase_add_test(tg, test_a_seat_left_mid_hand_keeps_its_result_and_score_with_the_leaver_and_a_newcomer_starts_at_0);
     tcase_add_test(tg, test_the_bankers_player_leaving_draws_a_new_bank_and_anyone_elses_does_not);
+    tcase_add_test(tg, test_a_seated_player_whose_page_left_the_table_is_shown_away_not_online);
     suite_add_tcase(s, tg);
     TCase *toy = tcase_create("toy");
     tcase_add_checked_fixture(toy, setup, teardown);
