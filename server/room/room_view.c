@@ -16,7 +16,7 @@ static json_t *seats_json(const room *r)
     for (int s = 0; s < GAME_SEATS; s++) {
         const seat_state *st = &r->seats[s];
         char ref[REF_SIZE];
-        json_t *seat = json_pack("{s:i, s:b}", "seat", s, "bot", st->bot);
+        json_t *seat = json_pack("{s:i, s:b, s:I}", "seat", s, "bot", st->bot, "score", (json_int_t)r->scores[s]);
         if (st->p != NULL) {
             json_object_set_new(seat, "player", json_string(player_ref(st->p->id, ref)));
             json_object_set_new(seat, "name", json_string(st->p->name));

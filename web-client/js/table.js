@@ -18,13 +18,19 @@ import { gameFor, gameTitle } from './games/registry.js';
 import { loadHistory, renderHistory } from './history.js';
 import { mountChat, updateChat } from './chat.js';
 
-/* The scene the board draws for the live table. */
+/* The scene the board draws for the live table. handSeats: who played the hand shown. */
 export function liveScene(ts, meId) {
   return {
     seats: ts.seats, view: ts.phase === 'playing' || ts.lastResult ? ts.view : null, deciding: ts.deciding,
     mySeat: ts.mySeat, scores: ts.scores, gameState: ts.gameState,
-    hostId: ts.hostId, meId, options: ts.options, phase: ts.phase,
+    hostId: ts.hostId, meId, options: ts.options, phase: ts.phase, handSeats: ts.handPlayers,
   };
+}
+
+/* The middle of the board between hands is the last hand's: its tricks and credits are named
+ * after who played it, not after whoever sits there now. */
+function centerScene(scene) {
+  return scene.phase !== 'playing' && scene.view && Array.isArray(scene.handSeats) ? { ...scene, seats: scene.handSeats } : scene;
 }
 
 /* What the game's controls draw from and act through; read when used, so a click checks the latest state. */
@@ -55,6 +61,9 @@ function copyText(text) {
 }
 
 export function mountTable(container, app, code) {
+  /* back at a table this page had already joined (from the lobby): the others see it here again */
+  const ts = app.tables.get(code);
+  if (ts && ts.info && ts.phase !== 'closed') app.request({ type: 'presence', code, here: true }).catch(() => {});
   replace(container,
     h('div', { id: 'table-page', class: 'table-page', dataset: { code } },
       h('header', { class: 'table-bar', id: 'table-bar' }),
@@ -230,7 +239,7 @@ function renderWatchers(ts, app) {
 
 function renderBoard(ts, app, game, scene) {
   const seats = [0, 1, 2, 3].map((seat) => renderSeat(game, scene, seat, seatControls(ts, app, seat)));
-  return [seats, h('div', { class: 'board-center' }, game.renderCenter(scene))];
+  return [seats, h('div', { class: 'board-center' }, game.renderCenter(centerScene(scene)))];
 }
 
 /* --- between hands --- */
