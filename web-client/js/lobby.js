@@ -15,7 +15,7 @@
  * or out changes the mount, so the account card is drawn afresh for the new identity.
  */
 import { field, h, replace } from './dom.js';
-import { has, lang, t } from './i18n.js';
+import { has, lang, t, tn } from './i18n.js';
 import { findGame, games, gameTitle } from './games/registry.js';
 import { cutChars, limit } from './limits.js';
 import { loadHistory, renderHistory } from './history.js';
@@ -373,7 +373,7 @@ function pastHistory(app, entry) {
 function pastTableRow(app, entry) {
   const mine = mineOf(app);
   const open = mine.openHistory === entry.code;
-  const line = t('mine.pastLine', { hands: entry.hands, net: signed(entry.net || 0), when: whenText(entry.last_played_at) });
+  const line = tn('mine.pastLine', entry.hands, { net: signed(entry.net || 0), when: whenText(entry.last_played_at) });
   let panel = null;
   if (open) {
     const ts = pastHistory(app, entry);

@@ -7,7 +7,7 @@
  * game's (registry.js).
  *
  * A seat with nobody in it shows no score and none of the game's badges or figures; between hands
- * a seat shows the last hand's figures (stacks, tiles) only when its holder is the one who played
+ * a seat shows the last hand's figures (what it won, what it holds) only when its holder is the one who played
  * it (scene.handSeats), so a newcomer never seems to inherit what the last holder won. A player
  * connected but away from the table's page is shown "away", not online.
  *

@@ -211,7 +211,7 @@ export function applyEvent(ts, msg, me) {
     case 'waiting':
       ts.phase = 'waiting';
       break;
-    case 'bank': /* the banker's player left between hands: a new bank */
+    case 'bank': /* the bank's holder left between hands: a new bank */
       if (ev.game_state !== undefined) ts.gameState = ev.game_state;
       break;
     case 'host':

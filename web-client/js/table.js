@@ -27,7 +27,7 @@ export function liveScene(ts, meId) {
   };
 }
 
-/* The middle of the board between hands is the last hand's: its tricks and credits are named
+/* The middle of the board between hands is the last hand's: what was played and won is named
  * after who played it, not after whoever sits there now. */
 function centerScene(scene) {
   return scene.phase !== 'playing' && scene.view && Array.isArray(scene.handSeats) ? { ...scene, seats: scene.handSeats } : scene;
