@@ -1,6 +1,7 @@
 /*
- * lobby — connections, the table list, the dispatch of client messages, a table's history, and
- * the tables reopened from the store at start-up. Who a connection is (hello, accounts) is in
+ * lobby — connections, the table list, the dispatch of client messages, a table's history (for
+ * its members, and from the store for anyone who played at it, closed too), a player's own
+ * tables (my_tables), and the tables reopened from the store at start-up. Who a connection is (hello, accounts) is in
  * lobby_players.c.
  *
  * Ownership: a client (one per connection) lives from on_open until on_close and the answers to

@@ -1,7 +1,8 @@
 /*
  * room — one table: its game and rule options, its code, host, four seats (a player, a bot or
- * empty), spectators, the hand being played and what carries from hand to hand (banker,
- * multiplier, scores). It decides whose turn it is, runs the turn timer and the bots, and sends
+ * empty), spectators, the hand being played and what carries from hand to hand (the game's
+ * table state; the running scores, which are the players' holding the seats, not the seats':
+ * PROTOCOL.md, "Scores follow players"). It decides whose turn it is, runs the turn timer and the bots, and sends
  * every member its own view of each event, numbered by the table's sequence.
  *
  * Persistence (DESIGN.md, "Flow of one move"): with a store, a table is first saved when its
