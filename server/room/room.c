@@ -898,6 +898,15 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
         r->scores[s] = t->scores[s];
         r->seats[s] = (seat_state){.p = seated[s], .bot = seated[s] == NULL && st->seats[s].bot};
     }
+    /* the players who are not seated keep their scores for when they sit again */
+    for (size_t i = 0; i < t->n_player_scores && r->n_tallies < ROOM_TALLIES; i++) {
+        bool seated_now = false;
+        for (int s = 0; s < GAME_SEATS; s++)
+            seated_now = seated_now || (seated[s] != NULL && seated[s]->id == t->player_scores[i].player_id);
+        if (!seated_now)
+            r->tallies[r->n_tallies++] = (tally){.player_id = t->player_scores[i].player_id,
+                                                 .score = t->player_scores[i].score};
+    }
     if (t->hand != NULL && !replay_hand(r, t->hand, msg, msg_size)) {
         room_destroy(r);
         return NULL;

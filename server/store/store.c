@@ -142,6 +142,7 @@ void store_recovery_free(store_recovery *r)
         json_decref(r->tables[i].table.options);
         json_decref(r->tables[i].table.game_state);
         store_hand_free(r->tables[i].hand);
+        free(r->tables[i].player_scores);
     }
     free(r->tables);
     free(r);

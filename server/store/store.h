@@ -289,12 +289,22 @@ typedef struct store_hand {
     size_t n_actions;
 } store_hand;
 
+/* A player's running score at a table: the sum of their ledger rows there. */
+typedef struct store_player_score {
+    int64_t player_id;
+    int64_t score;
+} store_player_score;
+
 typedef struct store_open_table {
     store_table table;       /* its options are owned by the recovery */
     store_hand *hand;        /* the unfinished hand, or NULL between hands */
     /* per seat, the running score of whoever holds it: a player's ledger units at the table (from
      * any seat), a bot seat's the units its bots won there, 0 for an empty seat */
     int64_t scores[STORE_SEATS];
+    /* every player with ledger rows at the table and their score there (seated or not), so one
+     * who comes back after a restart has theirs; owned by the recovery */
+    store_player_score *player_scores;
+    size_t n_player_scores;
 } store_open_table;
 
 typedef struct store_recovery {

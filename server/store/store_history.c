@@ -336,17 +336,39 @@ store_status store_history_hand(store_history *h, int64_t table_id, int64_t numb
 
 /* ---- Recovery ---- */
 
+/* Adds units to the player's score in the list (a new entry for a player not in it yet). */
+static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_id, int64_t units)
+{
+    for (size_t i = 0; i < ot->n_player_scores; i++)
+        if (ot->player_scores[i].player_id == player_id) {
+            ot->player_scores[i].score += units;
+            return true;
+        }
+    if (ot->n_player_scores == *cap) {
+        size_t grown_cap = *cap ? *cap * 2 : 8;
+        store_player_score *grown = realloc(ot->player_scores, grown_cap * sizeof *grown);
+        if (grown == NULL)
+            return false;
+        ot->player_scores = grown;
+        *cap = grown_cap;
+    }
+    ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = player_id, .score = units};
+    return true;
+}
+
 /* The running score of whoever holds each seat (store.h): a seated player's is the sum of their
  * ledger rows at the table, whatever seat they had; a bot seat's the sum of its bots' rows there
- * (through the table's hands: the ledger has no index on its table). */
-static store_status read_scores(store_history *h, int64_t table_id, const store_seat seats[STORE_SEATS],
-                                int64_t scores[STORE_SEATS], store_error *error)
+ * (through the table's hands: the ledger has no index on its table). And every player's. */
+static store_status read_scores(store_history *h, store_open_table *ot, store_error *error)
 {
+    const store_seat *seats = ot->table.seats;
+    int64_t *scores = ot->scores;
+    size_t cap = 0;
     memset(scores, 0, STORE_SEATS * sizeof *scores);
     sqlite3_stmt *stmt = history_prepare(h, HISTORY_TABLE_SCORES, error);
     if (stmt == NULL)
         return error->status;
-    sqlite3_bind_int64(stmt, 1, table_id);
+    sqlite3_bind_int64(stmt, 1, ot->table.id);
     int rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         const int seat = sqlite3_column_int(stmt, 0);
@@ -356,6 +378,10 @@ static store_status read_scores(store_history *h, int64_t table_id, const store_
         for (int s = 0; s < STORE_SEATS; s++)
             if (bot_row ? s == seat && seats[s].player_id <= 0 && seats[s].bot : seats[s].player_id == player_id)
                 scores[s] += units;
+        if (!bot_row && !add_player_score(ot, &cap, player_id, units)) {
+            sqlite3_reset(stmt);
+            return store_error_set(error, STORE_INTERNAL, "Out of memory while adding up a table's scores.");
+        }
     }
     sqlite3_reset(stmt);
     return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "adding up a table's scores");
@@ -444,7 +470,7 @@ static store_status read_table_details(store_history *h, store_recovery *rec, st
     if (read_unfinished_hand(h, ot->table.id, &ot->hand, error) != STORE_OK)
         return error->status;
     rec->n_unfinished_hands += ot->hand != NULL;
-    if (read_scores(h, ot->table.id, ot->table.seats, ot->scores, error) != STORE_OK)
+    if (read_scores(h, ot, error) != STORE_OK)
         return error->status;
     return read_nicknames(h, ot->table.seats, error);
 }

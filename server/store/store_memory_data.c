@@ -854,6 +854,19 @@ static bool recover_table(store_memory *m, const store_table *t, store_open_tabl
             if (row->player_id == 0 ? seat == row->seat && t->seats[seat].player_id <= 0 && t->seats[seat].bot
                                     : t->seats[seat].player_id == row->player_id)
                 ot->scores[seat] += row->units;
+        if (row->player_id == 0)
+            continue;
+        size_t k = 0;
+        while (k < ot->n_player_scores && ot->player_scores[k].player_id != row->player_id)
+            k++;
+        if (k == ot->n_player_scores) {
+            store_player_score *grown = realloc(ot->player_scores, (k + 1) * sizeof *grown);
+            if (grown == NULL)
+                return false;
+            ot->player_scores = grown;
+            ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = row->player_id};
+        }
+        ot->player_scores[k].score += row->units;
     }
     const mem_hand *open = open_hand_of(m, t->id);
     if (open != NULL) {

@@ -577,6 +577,39 @@ START_TEST(test_a_seated_player_whose_page_left_the_table_is_shown_away_not_onli
 }
 END_TEST
 
+START_TEST(test_a_restored_table_gives_a_returning_player_their_own_score_and_a_newcomer_0)
+{
+    char msg[GAME_MESSAGE_SIZE];
+    json_t *options = game_tiengow.options_parse(NULL, msg, sizeof msg);
+    json_t *state = game_tiengow.table_state_new(options, 1);
+    store_player_score kept[] = {{players[0].id, 5}, {players[1].id, -7}, {players[3].id, 2}};
+    store_open_table t = {.table = {.id = 1, .options = options, .game_state = state, .hands_played = 3, .turn_seconds = 30},
+                          .scores = {5, 0, 0, 0},
+                          .player_scores = kept,
+                          .n_player_scores = 3};
+    snprintf(t.table.game, sizeof t.table.game, "tiengow");
+    snprintf(t.table.code, sizeof t.table.code, "ROOM42");
+    snprintf(t.table.state, sizeof t.table.state, "waiting");
+    t.table.seats[0].player_id = players[0].id;
+    t.table.seats[2].bot = true;
+    t.table.seats[3].bot = true;
+    player *seated[GAME_SEATS] = {&players[0], NULL, NULL, NULL};
+    room_env env = env_with(NULL);
+    r = room_restore(&env, &game_tiengow, &t, seated, 7, msg, sizeof msg);
+    json_decref(options);
+    json_decref(state);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(r->scores[0], 5);
+    ck_assert_ptr_null(room_join(r, &players[1], 1, NULL, msg, sizeof msg)); /* back after the restart */
+    ck_assert_int_eq(r->scores[1], -7);
+    ck_assert_ptr_null(room_leave_seat(r, &players[1], msg, sizeof msg));
+    ck_assert_int_eq(r->scores[1], 0);
+    ck_assert_ptr_null(room_join(r, &players[2], -1, NULL, msg, sizeof msg)); /* never played here */
+    ck_assert_ptr_null(room_take_seat(r, &players[2], 1, msg, sizeof msg));
+    ck_assert_int_eq(r->scores[1], 0);
+}
+END_TEST
+
 /* ---- The toy game: several seats deciding at once ---- */
 
 static bool toy_in_window(void)
@@ -695,6 +728,7 @@ Suite *room_suite(void)
     tcase_add_test(tg, test_a_seat_left_mid_hand_keeps_its_result_and_score_with_the_leaver_and_a_newcomer_starts_at_0);
     tcase_add_test(tg, test_the_bankers_player_leaving_draws_a_new_bank_and_anyone_elses_does_not);
     tcase_add_test(tg, test_a_seated_player_whose_page_left_the_table_is_shown_away_not_online);
+    tcase_add_test(tg, test_a_restored_table_gives_a_returning_player_their_own_score_and_a_newcomer_0);
     suite_add_tcase(s, tg);
     TCase *toy = tcase_create("toy");
     tcase_add_checked_fixture(toy, setup, teardown);

@@ -2419,6 +2419,18 @@ START_TEST(test_recovery_gives_each_seat_its_holders_own_score_not_the_seats_pas
     ck_assert_int_eq(ot->scores[1], 9);  /* A's own, from seat 0 */
     ck_assert_int_eq(ot->scores[2], 0);  /* a bot where only C's rows were */
     ck_assert_int_eq(ot->scores[3], -3); /* the bot seat's bots */
+    /* and every player's, seated or not, for one who sits again: A 9, B -3, C -3; none for D */
+    ck_assert_uint_eq(ot->n_player_scores, 3);
+    int64_t want[][2] = {{a, 9}, {b, -3}, {c, -3}};
+    for (size_t i = 0; i < 3; i++) {
+        bool found = false;
+        for (size_t k = 0; k < ot->n_player_scores; k++)
+            if (ot->player_scores[k].player_id == want[i][0]) {
+                ck_assert_int_eq(ot->player_scores[k].score, want[i][1]);
+                found = true;
+            }
+        ck_assert_msg(found, "player %zu has no score", i);
+    }
     store_recovery_free(r);
 }
 END_TEST
