@@ -174,7 +174,7 @@ describe('players, not seats', () => {
     }
     await row.waitFor();
     assert.match(await row.innerText(), /closed/);
-    assert.match(await row.innerText(), /you played 1 hand ·/);
+    assert.match(await row.innerText(), /You played 1 hand ·/);
     await row.locator('.past-history').click();
     const entry = row.locator('.history-entry[data-hand="1"]');
     await entry.waitFor();

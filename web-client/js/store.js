@@ -35,6 +35,7 @@ export function newTable(code) {
     watchers: [], /* [{ player, name }]: members without a seat */
     chat: [], /* the chat panel's lines, oldest first: { kind: chat|joined|left|removed, player, from, text } */
     lastResult: null, closed: null,
+    bankDrawn: false, /* a new bank was drawn since the last hand ended (a `bank` event) */
     handPlayers: null, /* the seats of the hand in `view` as it was played: [{ player, name, bot, connected }] */
     nextHandAt: null, /* local time the next hand starts unless all are ready first (hand_over's next_hand_ms) */
     paused: false, /* the server cannot save moves right now and waits (a `paused` event) */
@@ -190,6 +191,7 @@ export function applyEvent(ts, msg, me) {
   switch (ev.kind) {
     case 'hand_started':
       ts.handPlayers = playersOfSeats(ts.seats);
+      ts.bankDrawn = false;
       ts.phase = 'playing';
       ts.handsPlayed = ev.hand;
       if (ev.game_state !== undefined) ts.gameState = ev.game_state;
@@ -199,6 +201,7 @@ export function applyEvent(ts, msg, me) {
       break;
     case 'hand_over': {
       ts.handPlayers = seatsFromPlayers(ev.players) || ts.handPlayers;
+      ts.bankDrawn = false;
       const entry = settledHand(ts, ev.hand, ev.result, msg.view);
       ts.phase = 'between_hands';
       ts.scores = Array.isArray(ev.scores) ? ev.scores.slice() : ts.scores.map((s, i) => s + ev.result.net[i]);
@@ -213,6 +216,7 @@ export function applyEvent(ts, msg, me) {
       break;
     case 'bank': /* the bank's holder left between hands: a new bank */
       if (ev.game_state !== undefined) ts.gameState = ev.game_state;
+      ts.bankDrawn = true; /* the settlement's "next" line no longer holds: the page says so */
       break;
     case 'host':
       ts.hostId = ev.player;

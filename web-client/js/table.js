@@ -279,5 +279,6 @@ export function nextHandText(at) {
 }
 
 function renderLastResult(ts, app, game) {
-  return [nextHandBar(ts, app), game.renderSettlement(ts.lastResult, { id: 'settlement', footer: null })];
+  const drawn = ts.bankDrawn && ts.phase !== 'playing' ? h('p', { class: 'notice', id: 'bank-drawn' }, t('table.bankDrawn')) : null;
+  return [nextHandBar(ts, app), drawn, game.renderSettlement(ts.lastResult, { id: 'settlement', footer: null })];
 }
