@@ -20,9 +20,10 @@
  * protocol accepts, the store accepts too. */
 #define LIMIT_NAME_BYTES (LIMIT_NAME_CHARS * 4)
 
-/* An account name: 3 to 24 characters (so at most LIMIT_NAME_BYTES bytes), letters of one
- * script family, digits and '_', '-', '.' (PROTOCOL.md, register). */
+/* An account name: 3 to 24 characters (so at most LIMIT_NAME_BYTES bytes), or 2 when both are
+ * wide (CJK: 小明), letters of one script family, digits and '_', '-', '.' (PROTOCOL.md, register). */
 #define LIMIT_ACCOUNT_MIN_CHARS 3
+#define LIMIT_ACCOUNT_MIN_WIDE_CHARS 2
 #define LIMIT_ACCOUNT_MAX_CHARS LIMIT_NAME_CHARS
 
 /* A password, in bytes as sent (never trimmed). The upper bound keeps the hash's input small. */
@@ -80,6 +81,9 @@
 
 /* Hands in one page of `history`. */
 #define LIMIT_HISTORY_PAGE 20
+
+/* Past tables in a `my_tables` reply: the most recently played. */
+#define LIMIT_PAST_TABLES 20
 
 /* The latest events a table keeps for a resuming connection (`events`). */
 #define LIMIT_EVENTS_KEPT 200

@@ -256,6 +256,35 @@ static bool account_character(UChar32 c, bool *alnum)
 
 /* ICU's spoof checker, configured for account names: scripts mixed no more than "moderately
  * restrictive" allows, digits of one system. NULL if ICU cannot open it (out of memory). */
+/* The sentence of the length rule, with the three limits in order. */
+#define LENGTH_RULE "name must be %d to %d characters, or %d wide ones (Chinese, Japanese or Korean)."
+
+/* A character one writes two columns wide (CJK ideographs, kana, Hangul syllables): two of them
+ * say as much as three Latin letters, so 小明 and 阿媽 are names while "ab" is not. Fullwidth
+ * forms of ASCII are wide too, but account_character refuses them first. */
+static bool is_wide(UChar32 c)
+{
+    int width = u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH);
+    return width == U_EA_WIDE || width == U_EA_FULLWIDTH;
+}
+
+/* Long enough: LIMIT_ACCOUNT_MIN_CHARS characters, or LIMIT_ACCOUNT_MIN_WIDE_CHARS when every one
+ * is wide (a mixed "a明" is two characters, not two wide ones). */
+static bool long_enough(const text16 *t, size_t chars)
+{
+    if (chars >= LIMIT_ACCOUNT_MIN_CHARS)
+        return true;
+    if (chars < LIMIT_ACCOUNT_MIN_WIDE_CHARS)
+        return false;
+    for (int32_t i = 0; i < t->len;) {
+        UChar32 c;
+        U16_NEXT(t->s, i, t->len, c);
+        if (!is_wide(c))
+            return false;
+    }
+    return true;
+}
+
 static USpoofChecker *open_checker(void)
 {
     UErrorCode e = U_ZERO_ERROR;
@@ -273,8 +302,8 @@ bool names_account(const char *text, char out[NAMES_BYTES + 1], char *why, size_
 {
     text16 t;
     if (!decode_nfc(text, &t))
-        return refuse(why, why_size, "name must be %d to %d characters.", LIMIT_ACCOUNT_MIN_CHARS,
-                      LIMIT_ACCOUNT_MAX_CHARS);
+        return refuse(why, why_size, LENGTH_RULE, LIMIT_ACCOUNT_MIN_CHARS,
+                      LIMIT_ACCOUNT_MAX_CHARS, LIMIT_ACCOUNT_MIN_WIDE_CHARS);
     trim(&t);
     bool any_alnum = false;
     for (int32_t i = 0; i < t.len;) {
@@ -290,9 +319,9 @@ bool names_account(const char *text, char out[NAMES_BYTES + 1], char *why, size_
     bool visible;
     if (!check_characters(&t, &chars, &visible, why, why_size))
         return false;
-    if (chars < LIMIT_ACCOUNT_MIN_CHARS || chars > LIMIT_ACCOUNT_MAX_CHARS || !encode(&t, out, NAMES_BYTES + 1))
-        return refuse(why, why_size, "name must be %d to %d characters.", LIMIT_ACCOUNT_MIN_CHARS,
-                      LIMIT_ACCOUNT_MAX_CHARS);
+    if (!long_enough(&t, chars) || chars > LIMIT_ACCOUNT_MAX_CHARS || !encode(&t, out, NAMES_BYTES + 1))
+        return refuse(why, why_size, LENGTH_RULE, LIMIT_ACCOUNT_MIN_CHARS,
+                      LIMIT_ACCOUNT_MAX_CHARS, LIMIT_ACCOUNT_MIN_WIDE_CHARS);
     if (!any_alnum)
         return refuse(why, why_size, "name needs a letter or a digit.");
     USpoofChecker *checker = open_checker();

@@ -35,6 +35,7 @@ typedef enum {
     F_FREE_SEAT,
     F_SEARCH,
     F_LOCKED,
+    F_HERE,
     F_PLAYER
 } field;
 
@@ -81,6 +82,8 @@ static const struct {
     [PROTO_REPLAY] = {"replay", {{"code", F_CODE, true}, {"hand", F_HAND, true}}},
     [PROTO_LOCK_TABLE] = {"lock_table", {{"code", F_CODE, true}, {"locked", F_LOCKED, true}}},
     [PROTO_REMOVE_MEMBER] = {"remove_member", {{"code", F_CODE, true}, {"player", F_PLAYER, true}}},
+    [PROTO_MY_TABLES] = {"my_tables", {{NULL, 0, false}}},
+    [PROTO_PRESENCE] = {"presence", {{"code", F_CODE, true}, {"here", F_HERE, true}}},
 };
 
 proto_error_code proto_status_error(proto_status status)
@@ -337,6 +340,11 @@ static proto_status read_field(field f, const char *key, const json_t *value, pr
             return fail(PROTO_BAD_REQUEST, msg, size, "locked must be true or false.");
         out->locked = json_is_true(value);
         return PROTO_OK;
+    case F_HERE:
+        if (!json_is_boolean(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "here must be true or false.");
+        out->here = json_is_true(value);
+        return PROTO_OK;
     case F_PLAYER: {
         const char *s = json_string_value(value);
         uint64_t id = 0;
@@ -437,6 +445,7 @@ static const struct {
     {"seats", LIMIT_SEATS},
     {"name_chars", LIMIT_NAME_CHARS},
     {"account_min_chars", LIMIT_ACCOUNT_MIN_CHARS},
+    {"account_min_wide_chars", LIMIT_ACCOUNT_MIN_WIDE_CHARS},
     {"account_max_chars", LIMIT_ACCOUNT_MAX_CHARS},
     {"password_min_bytes", LIMIT_PASSWORD_MIN_BYTES},
     {"password_max_bytes", LIMIT_PASSWORD_MAX_BYTES},

@@ -61,6 +61,8 @@ typedef enum {
     PROTO_REPLAY,
     PROTO_LOCK_TABLE,
     PROTO_REMOVE_MEMBER,
+    PROTO_MY_TABLES,
+    PROTO_PRESENCE,
     PROTO_TYPES
 } proto_type;
 
@@ -106,6 +108,7 @@ typedef struct proto_msg {
     char search[PROTO_NAME_BYTES + 1]; /* trimmed, "" when not given: a host's name or a code's start */
     /* (`game`, above, is the game filter: NULL when not given) */
     bool locked;                       /* lock_table */
+    bool here;                         /* presence: the table's page is shown */
     int64_t player;                    /* remove_member: the player's id ("p12" is 12) */
 } proto_msg;
 

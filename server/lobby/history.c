@@ -11,8 +11,20 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "game_replay.h"
+
+/* The name seat s's player had when the hand was played: the room writes who played into the
+ * stored result ("players"); a hand stored before it did, or a player it does not name, has the
+ * player's current nickname. */
+static const char *name_then(const store_hand_summary *h, int s, const char *ref)
+{
+    const json_t *then = json_array_get(json_object_get(h->result, "players"), (size_t)s);
+    const char *who = json_string_value(json_object_get(then, "player"));
+    const char *name = json_string_value(json_object_get(then, "name"));
+    return who != NULL && name != NULL && name[0] != '\0' && strcmp(who, ref) == 0 ? name : h->nicknames[s];
+}
 
 static json_t *players_json(const store_hand_summary *h)
 {
@@ -23,7 +35,7 @@ static json_t *players_json(const store_hand_summary *h)
             char ref[24];
             snprintf(ref, sizeof ref, "p%" PRId64, h->player_ids[s]);
             json_object_set_new(seat, "player", json_string(ref));
-            json_object_set_new(seat, "name", json_string(h->nicknames[s]));
+            json_object_set_new(seat, "name", json_string(name_then(h, s, ref)));
         } else {
             json_object_set_new(seat, "player", json_null());
             json_object_set_new(seat, "name", json_null());

@@ -1,6 +1,7 @@
 /*
- * lobby — connections, the table list, the dispatch of client messages, a table's history, and
- * the tables reopened from the store at start-up. Who a connection is (hello, accounts) is in
+ * lobby — connections, the table list, the dispatch of client messages, a table's history (for
+ * its members, and from the store for anyone who played at it, closed too), a player's own
+ * tables (my_tables), and the tables reopened from the store at start-up. Who a connection is (hello, accounts) is in
  * lobby_players.c.
  *
  * Ownership: a client (one per connection) lives from on_open until on_close and the answers to
@@ -429,31 +430,151 @@ static void on_replay(void *ctx, const store_error *error, const store_hand *han
     lobby_pending_free(w);
 }
 
-/* history and replay: for members of the table, from the store. */
-static void table_history(request *q, room *r)
+/* Asks the store for the history page or the hand of table_id, for w (which it answers and frees). */
+static void ask_history(lobby_pending *w, int64_t table_id)
+{
+    lobby *l = w->l;
+    bool asked = w->type == PROTO_HISTORY ? store_table_hands(l->store, table_id, w->before, LIMIT_HISTORY_PAGE, on_history, w)
+                                          : store_hand_get(l->store, table_id, w->hand, on_replay, w);
+    if (!asked) {
+        if (lobby_pending_end(w))
+            lobby_send_error(l, w->c, w->id, PROTO_ERR_UNAVAILABLE, "The server is stopping.");
+        lobby_pending_free(w);
+    }
+}
+
+/* The store's answer: the table of that code the player played at, if any (closed or not). */
+static void on_played_table(void *ctx, const store_error *error, const store_played_table *tables, size_t n)
+{
+    lobby_pending *w = ctx;
+    const game_ops *game = n > 0 ? game_find(tables[0].game) : NULL;
+    if (error->status != STORE_OK) {
+        if (lobby_pending_end(w))
+            lobby_send_store_error(w->l, w->c, w->id, error, "The table's history cannot be read right now.");
+        lobby_pending_free(w);
+        return;
+    }
+    if (game == NULL) { /* never played there: as for anyone else */
+        if (lobby_pending_end(w)) {
+            if (w->open_refusal)
+                lobby_send_error(w->l, w->c, w->id, PROTO_ERR_NOT_AT_TABLE, "Join the table to see its history.");
+            else
+                lobby_send_error(w->l, w->c, w->id, PROTO_ERR_NO_SUCH_TABLE, "No open table has that code.");
+        }
+        lobby_pending_free(w);
+        return;
+    }
+    w->game = game;
+    w->options = json_incref(tables[0].options);
+    ask_history(w, tables[0].table_id);
+}
+
+/*
+ * history and replay: for members of an open table, and for anyone who played a hand at a table,
+ * open or closed (its records outlive it). r is the open table of that code the player may see,
+ * or NULL; with refusal set, r is a table they may see but not read (not a member).
+ */
+static void table_history(request *q, room *r, bool not_member)
 {
     lobby *l = q->l;
     proto_msg *m = q->m;
-    if (!room_has_member(r, q->c->p)) {
-        lobby_send_error(l, q->c, m->id, PROTO_ERR_NOT_AT_TABLE, "Join the table to see its history.");
-        return;
-    }
     if (l->store == NULL) {
-        lobby_send_error(l, q->c, m->id, PROTO_ERR_NO_HISTORY, "This server keeps no records.");
+        if (r != NULL && !not_member)
+            lobby_send_error(l, q->c, m->id, PROTO_ERR_NO_HISTORY, "This server keeps no records.");
+        else if (r != NULL)
+            lobby_send_error(l, q->c, m->id, PROTO_ERR_NOT_AT_TABLE, "Join the table to see its history.");
+        else
+            lobby_send_error(l, q->c, m->id, PROTO_ERR_NO_SUCH_TABLE, "No open table has that code.");
         return;
     }
     lobby_pending *w = lobby_pending_begin(l, q->c, m->id);
     if (w == NULL)
         return;
-    snprintf(w->code, sizeof w->code, "%s", room_code(r));
-    w->game = room_game(r);
-    w->options = json_incref((json_t *)room_options(r));
-    bool asked = m->type == PROTO_HISTORY
-                     ? store_table_hands(l->store, room_table_id(r), m->before, LIMIT_HISTORY_PAGE, on_history, w)
-                     : store_hand_get(l->store, room_table_id(r), m->hand, on_replay, w);
-    if (!asked) {
+    snprintf(w->code, sizeof w->code, "%s", m->code);
+    w->type = m->type;
+    w->before = m->before;
+    w->hand = m->hand;
+    if (r != NULL && !not_member) {
+        w->game = room_game(r);
+        w->options = json_incref((json_t *)room_options(r));
+        ask_history(w, room_table_id(r));
+        return;
+    }
+    /* not at an open table of that code: a table of it the player played at, even closed */
+    w->open_refusal = r != NULL;
+    if (!store_player_tables(l->store, q->c->p->id, m->code, 1, on_played_table, w)) {
         if (lobby_pending_end(w))
             lobby_send_error(l, q->c, m->id, PROTO_ERR_UNAVAILABLE, "The server is stopping.");
+        lobby_pending_free(w);
+    }
+}
+
+/* --- the player's own tables --- */
+
+/* The open tables the player is at (a seat, watching, hosting): [{code, game, …, seat, your_turn}]. */
+static json_t *open_tables_json(const player *p)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < p->n_rooms; i++) {
+        const room *r = p->rooms[i];
+        json_t *t = room_summary(r);
+        int seat = room_seat_of(r, p);
+        json_object_set_new(t, "seat", seat >= 0 ? json_integer(seat) : json_null());
+        json_object_set_new(t, "your_turn", json_boolean(room_seat_deciding(r, seat)));
+        json_object_set_new(t, "hosting", json_boolean(room_is_host(r, p)));
+        json_object_set_new(t, "hand", json_integer((json_int_t)room_hand_number(r)));
+        json_array_append_new(list, t);
+    }
+    return list;
+}
+
+static json_t *played_json(const store_played_table *tables, size_t n)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const store_played_table *t = &tables[i];
+        json_array_append_new(list, json_pack("{s:s, s:s, s:O, s:b, s:I, s:I, s:I, s:I}", "code", t->code, "game", t->game,
+                                              "options", t->options, "closed", strcmp(t->state, "closed") == 0,
+                                              "hands_played", (json_int_t)t->hands_played, "hands", (json_int_t)t->hands,
+                                              "net", (json_int_t)t->units, "last_played_at", (json_int_t)t->last_at_ms));
+    }
+    return list;
+}
+
+static void send_my_tables(client *c, const json_t *id, json_t *past)
+{
+    json_t *reply = json_pack("{s:s, s:o, s:o}", "type", "my_tables", "tables", open_tables_json(c->p), "past", past);
+    if (id != NULL)
+        json_object_set(reply, "id", (json_t *)id);
+    lobby_send_json(c, reply);
+}
+
+static void on_my_past(void *ctx, const store_error *error, const store_played_table *tables, size_t n)
+{
+    lobby_pending *w = ctx;
+    if (lobby_pending_end(w) && w->c->p != NULL) {
+        if (error->status == STORE_OK)
+            send_my_tables(w->c, w->id, played_json(tables, n));
+        else
+            lobby_send_store_error(w->l, w->c, w->id, error, "Your tables cannot be read right now.");
+    }
+    lobby_pending_free(w);
+}
+
+/* my_tables: where the player is now, and (from the store) the tables they played at. */
+static void my_tables(request *q)
+{
+    lobby *l = q->l;
+    if (l->store == NULL) {
+        send_my_tables(q->c, q->m->id, json_array());
+        return;
+    }
+    lobby_pending *w = lobby_pending_begin(l, q->c, q->m->id);
+    if (w == NULL)
+        return;
+    if (!store_player_tables(l->store, q->c->p->id, "", LIMIT_PAST_TABLES, on_my_past, w)) {
+        if (lobby_pending_end(w))
+            lobby_send_error(l, q->c, q->m->id, PROTO_ERR_UNAVAILABLE, "The server is stopping.");
         lobby_pending_free(w);
     }
 }
@@ -518,6 +639,11 @@ static void table_command(request *q)
         join_table(q, r);
         return;
     }
+    if (m->type == PROTO_HISTORY || m->type == PROTO_REPLAY) {
+        bool visible = r != NULL && (room_is_public(r) || room_knows(r, p));
+        table_history(q, visible ? r : NULL, visible && !room_has_member(r, p));
+        return;
+    }
     if (r == NULL || (!room_is_public(r) && !room_knows(r, p))) {
         lobby_send_error(l, q->c, m->id, PROTO_ERR_NO_SUCH_TABLE, "No open table has that code.");
         return;
@@ -542,8 +668,7 @@ static void table_command(request *q)
     case PROTO_CHAT: error = room_chat(r, p, m->text, msg, sizeof msg); break;
     case PROTO_LOCK_TABLE: error = room_lock(r, p, m->locked, msg, sizeof msg); break;
     case PROTO_REMOVE_MEMBER: error = room_remove_member(r, p, m->player, msg, sizeof msg); break;
-    case PROTO_HISTORY:
-    case PROTO_REPLAY: table_history(q, r); return;
+    case PROTO_PRESENCE: error = room_presence(r, p, m->here, msg, sizeof msg); break;
     default:
         error = proto_error_name(PROTO_ERR_BAD_REQUEST);
         snprintf(msg, sizeof msg, "Not a table command.");
@@ -584,6 +709,7 @@ static void dispatch(request *q)
     case PROTO_REGISTER: lobby_register(q); return;
     case PROTO_LOGIN: lobby_login(q); return;
     case PROTO_LOGOUT: lobby_logout(q); return;
+    case PROTO_MY_TABLES: my_tables(q); return;
     default: table_command(q); return;
     }
 }

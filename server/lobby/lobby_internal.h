@@ -119,6 +119,11 @@ typedef struct lobby_pending {
     const game_ops *game;
     json_t *options;
     int64_t player_id;          /* a guest being stored */
+    /* history or replay of a table found through the player's past tables */
+    proto_type type;
+    int64_t before;
+    int64_t hand;
+    bool open_refusal;          /* the code names an open table the player is not at: refused as not_at_table */
 } lobby_pending;
 
 /* lobby.c */

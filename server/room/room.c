@@ -43,6 +43,7 @@ __attribute__((format(printf, 3, 4))) static void refuse(char *msg, size_t size,
 /* --- the store --- */
 
 static void save_table(room *r);
+static void announce_connection(room *r, const player *p);
 static void schedule_decisions(room *r);
 static void reschedule_seat(room *r, int seat);
 static void start_hand(room *r);
@@ -156,6 +157,76 @@ static void pause_table(room *r, const store_error *error)
                                store_status_name(error->status), "retry_ms", r->env.retry_ms));
     r->paused = true;
     uv_timer_start(&r->retry_timer, on_retry_timer, at_least_1ms(r->env.retry_ms), 0);
+}
+
+/* --- who holds a seat: scores and the bank follow players --- */
+
+/* Keeps the score of a player who no longer holds a seat here (the newest at the end). */
+static void tally_put(room *r, int64_t player_id, int64_t score)
+{
+    if (r->n_tallies == ROOM_TALLIES) { /* the oldest goes */
+        memmove(&r->tallies[0], &r->tallies[1], (ROOM_TALLIES - 1) * sizeof r->tallies[0]);
+        r->n_tallies--;
+    }
+    r->tallies[r->n_tallies++] = (tally){.player_id = player_id, .score = score};
+}
+
+/* The score a player left behind here (taken off the list), 0 for a newcomer. */
+static int64_t tally_take(room *r, int64_t player_id)
+{
+    for (int i = 0; i < r->n_tallies; i++)
+        if (r->tallies[i].player_id == player_id) {
+            int64_t score = r->tallies[i].score;
+            memmove(&r->tallies[i], &r->tallies[i + 1], (size_t)(r->n_tallies - i - 1) * sizeof r->tallies[0]);
+            r->n_tallies--;
+            return score;
+        }
+    return 0;
+}
+
+/* The seat holding the bank, from the game's table state: a game whose state names a `banker`
+ * seat has a bank (both games do); -1 when it has none. The only key of the state rooms read. */
+static int bank_seat(const room *r)
+{
+    json_t *banker = json_object_get(r->game_state, "banker");
+    return json_is_integer(banker) && json_integer_value(banker) >= 0 && json_integer_value(banker) < GAME_SEATS
+               ? (int)json_integer_value(banker)
+               : -1;
+}
+
+/* The banker's player gave up the seat: the bank is not the seat's to pass on, so a new one is
+ * drawn as at a new table (DECISIONS.md, "The bank when the banker leaves"), and every member is told. */
+static void new_bank(room *r)
+{
+    json_t *fresh = r->game->table_state_new(r->options, rng_next(&r->rng));
+    if (fresh == NULL)
+        return; /* out of memory: the bank stays where it was */
+    json_decref(r->game_state);
+    r->game_state = fresh;
+    room_broadcast(r, json_pack("{s:s, s:O}", "kind", "bank", "game_state", r->game_state));
+}
+
+/* Gives seat s a new holder. The running score belongs to the holder: the one who goes keeps
+ * theirs (a bot's stays with the seat's bots), the one who comes gets their own back or 0. A
+ * player who leaves during a hand still holds the seat's result until the hand is over. When the
+ * bank's holder goes between hands (after a hand was played), a new bank is drawn. */
+static void seat_set(room *r, int s, seat_state next)
+{
+    seat_state *cur = &r->seats[s];
+    int64_t out_id = seat_owner(cur), in_id = seat_owner(&next);
+    bool out_bot = cur->bot && !cur->leaving, in_bot = next.bot && !next.leaving;
+    bool same = out_id != 0 ? out_id == in_id : out_bot == in_bot && in_id == 0;
+    bool out_someone = out_id != 0 || out_bot;
+    *cur = next;
+    if (same)
+        return;
+    if (out_id != 0)
+        tally_put(r, out_id, r->scores[s]);
+    else if (out_bot)
+        r->bot_scores[s] = r->scores[s];
+    r->scores[s] = in_id != 0 ? tally_take(r, in_id) : in_bot ? r->bot_scores[s] : 0;
+    if (out_someone && r->hands_played > 0 && !hand_on(r) && bank_seat(r) == s)
+        new_bank(r);
 }
 
 /* --- the queue of accepted actions --- */
@@ -297,6 +368,8 @@ static bool store_hand_end_of(room *r, const game_hand *over, int64_t last_seq, 
     r->game->result(over, &result);
     store_ledger_entry entries[GAME_MAX_LEDGER_LINES];
     json_t *result_json = r->game->result_json(over);
+    if (result_json != NULL) /* who played it, as they were: history names them even after a rename */
+        json_object_set_new(result_json, "players", room_hand_players_json(r));
     json_t *next_state = r->game->next_table_state(over);
     store_hand_end end = {.hand_id = r->hand_id,
                           .last_seq = last_seq,
@@ -520,6 +593,17 @@ static bool all_seats_filled(const room *r)
     return true;
 }
 
+/* Who plays the hand now starting (or replayed after a restart), with their names as they are now. */
+static void note_hand_seats(room *r)
+{
+    for (int s = 0; s < GAME_SEATS; s++) {
+        const seat_state *st = &r->seats[s];
+        hand_seat *hs = &r->hand_seats[s];
+        hs->player_id = seat_owner(st);
+        snprintf(hs->name, sizeof hs->name, "%s", st->p != NULL ? st->p->name : "");
+    }
+}
+
 static void hand_begun(room *r)
 {
     if (r->hand != NULL)
@@ -529,6 +613,7 @@ static void hand_begun(room *r)
     r->action_seq = 0;
     r->hands_played++;
     r->state = ROOM_PLAYING;
+    note_hand_seats(r);
     for (int i = 0; i < r->n_members; i++)
         r->members[i].ready = false;
     for (int s = 0; s < GAME_SEATS; s++)
@@ -643,7 +728,7 @@ static bool free_leaving_seats(room *r)
     for (int s = 0; s < GAME_SEATS; s++) {
         if (!r->seats[s].leaving)
             continue;
-        r->seats[s] = (seat_state){0};
+        seat_set(r, s, (seat_state){0});
         room_broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", s));
         freed = true;
     }
@@ -670,10 +755,11 @@ static void finish_hand(room *r)
     r->game_state = r->game->next_table_state(r->hand);
     r->state = ROOM_BETWEEN_HANDS;
     schedule_decisions(r); /* none: every clock stops */
-    room_broadcast(r, json_pack("{s:s, s:I, s:o, s:[I,I,I,I], s:i}", "kind", "hand_over", "hand",
+    room_broadcast(r, json_pack("{s:s, s:I, s:o, s:[I,I,I,I], s:i, s:o}", "kind", "hand_over", "hand",
                            (json_int_t)r->hands_played, "result", r->game->result_json(r->hand), "scores",
                            (json_int_t)r->scores[0], (json_int_t)r->scores[1], (json_int_t)r->scores[2],
-                           (json_int_t)r->scores[3], "next_hand_ms", r->env.next_hand_ms));
+                           (json_int_t)r->scores[3], "next_hand_ms", r->env.next_hand_ms, "players",
+                           room_hand_players_json(r)));
     /* the game state was stored with the hand's end; the seats only if they changed */
     if (free_leaving_seats(r))
         save_table(r);
@@ -812,10 +898,20 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
         r->scores[s] = t->scores[s];
         r->seats[s] = (seat_state){.p = seated[s], .bot = seated[s] == NULL && st->seats[s].bot};
     }
+    /* the players who are not seated keep their scores for when they sit again */
+    for (size_t i = 0; i < t->n_player_scores && r->n_tallies < ROOM_TALLIES; i++) {
+        bool seated_now = false;
+        for (int s = 0; s < GAME_SEATS; s++)
+            seated_now = seated_now || (seated[s] != NULL && seated[s]->id == t->player_scores[i].player_id);
+        if (!seated_now)
+            r->tallies[r->n_tallies++] = (tally){.player_id = t->player_scores[i].player_id,
+                                                 .score = t->player_scores[i].score};
+    }
     if (t->hand != NULL && !replay_hand(r, t->hand, msg, msg_size)) {
         room_destroy(r);
         return NULL;
     }
+    note_hand_seats(r);
     /* the state from what was stored: a hand on, or hands played with every seat filled (the next
      * one follows), or waiting for the host; the stored word is only as fresh as the last seat change */
     bool filled = true;
@@ -980,12 +1076,16 @@ const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg,
             changed = true;
         }
         if (seat >= 0)
-            r->seats[seat].p = p;
+            seat_set(r, seat, (seat_state){.p = p});
         json_t *event = room_event_with_player("joined", p);
         json_object_set_new(event, "seat", seat >= 0 ? json_integer(seat) : json_null());
         room_broadcast(r, event);
         if (changed)
             save_table(r);
+    }
+    else if (m->away) { /* back at the table's page */
+        m->away = false;
+        announce_connection(r, p);
     }
     update_empty_timer(r);
     room_send_snapshot(r, m, id);
@@ -1016,10 +1116,10 @@ static void leave(room *r, player *p)
     int seat = seat_of(r, p);
     pass_host(r, p);
     if (seat >= 0 && seats_locked(r)) {
-        r->seats[seat] = (seat_state){.p = NULL, .bot = true, .leaving = true, .left_id = p->id};
+        seat_set(r, seat, (seat_state){.p = NULL, .bot = true, .leaving = true, .left_id = p->id});
         reschedule_seat(r, seat);
     } else if (seat >= 0) {
-        r->seats[seat].p = NULL;
+        seat_set(r, seat, (seat_state){0});
         room_broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", seat));
     }
     room_broadcast(r, room_event_with_player("left", p));
@@ -1046,7 +1146,7 @@ const char *room_take_seat(room *r, player *p, int seat, char *msg, size_t msg_s
         return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "Seats change between hands.");
     if (seat_filled(&r->seats[seat]))
         return FAIL(PROTO_ERR_SEAT_TAKEN, "Seat %d is taken.", seat);
-    r->seats[seat].p = p;
+    seat_set(r, seat, (seat_state){.p = p});
     json_t *event = room_event_with_player("seat_taken", p);
     json_object_set_new(event, "seat", json_integer(seat));
     room_broadcast(r, event);
@@ -1063,7 +1163,7 @@ const char *room_leave_seat(room *r, player *p, char *msg, size_t msg_size)
         return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "Seats change between hands; leaving the table hands your seat to a bot.");
     if (watcher_count(r) >= LIMIT_TABLE_WATCHERS) /* else joining into a seat and standing up fills every place */
         return FAIL(PROTO_ERR_TABLE_FULL, "Every place to watch is taken; leave the table instead.");
-    r->seats[seat].p = NULL;
+    seat_set(r, seat, (seat_state){0});
     room_broadcast(r, json_pack("{s:s, s:i}", "kind", "seat_left", "seat", seat));
     save_table(r);
     return NULL;
@@ -1089,7 +1189,7 @@ static const char *bot_seat_change(room *r, const player *p, int seat, bool add,
         return FAIL(PROTO_ERR_SEAT_TAKEN, "Seat %d is taken.", seat);
     if (!add && !r->seats[seat].bot)
         return FAIL(PROTO_ERR_SEAT_EMPTY, "Seat %d has no bot.", seat);
-    r->seats[seat].bot = add;
+    seat_set(r, seat, (seat_state){.bot = add});
     room_broadcast(r, json_pack("{s:s, s:i}", "kind", add ? "bot_added" : "bot_removed", "seat", seat));
     save_table(r);
     return NULL;
@@ -1125,7 +1225,7 @@ const char *room_remove_member(room *r, player *p, int64_t target, char *msg, si
     if (seat >= 0) { /* a seated player stands up and watches: removing them again sends them away */
         if (seats_locked(r))
             return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "A seated player can be stood up only between hands.");
-        r->seats[seat].p = NULL;
+        seat_set(r, seat, (seat_state){0});
         json_t *event = room_event_with_player("seat_left", t);
         json_object_set_new(event, "seat", json_integer(seat));
         json_object_set_new(event, "removed", json_true());
@@ -1214,6 +1314,40 @@ const char *room_chat(room *r, player *p, const char *text, char *msg, size_t ms
 
 /* --- connections --- */
 
+/* Tells everyone a seated member's presence changed. */
+static void announce_connection(room *r, const player *p)
+{
+    int seat = seat_of(r, p);
+    member *m = find_member(r, p);
+    if (seat < 0 || m == NULL)
+        return;
+    room_broadcast(r, json_pack("{s:s, s:i, s:b, s:b}", "kind", "connection", "seat", seat, "connected",
+                                player_connected(p), "away", player_connected(p) && m->away));
+}
+
+const char *room_presence(room *r, player *p, bool here, char *msg, size_t msg_size)
+{
+    member *m = find_member(r, p);
+    if (m == NULL)
+        return FAIL(PROTO_ERR_NOT_AT_TABLE, "You have not joined table %s.", r->code);
+    if (m->away == !here)
+        return NULL; /* as it was: no event */
+    m->away = !here;
+    announce_connection(r, p);
+    return NULL;
+}
+
+int room_seat_of(const room *r, const player *p) { return seat_of(r, p); }
+
+bool room_seat_deciding(const room *r, int seat)
+{
+    return seat >= 0 && seat < GAME_SEATS && hand_on(r) && r->clocks[seat].deciding;
+}
+
+uint64_t room_hand_number(const room *r) { return r->hands_played; }
+
+bool room_is_host(const room *r, const player *p) { return p != NULL && r->host_id == p->id; }
+
 void room_player_connected(room *r, player *p, const json_t *id)
 {
     member *m = find_member(r, p);
@@ -1230,11 +1364,12 @@ void room_player_connected(room *r, player *p, const json_t *id)
         }
         room_send_json(r, p, json_pack("{s:s, s:s, s:o}", "type", "events", "table", r->code, "events", events));
     }
+    m->away = false; /* a connection that comes back is taken as here until its page says otherwise */
     room_send_snapshot(r, m, id);
     int seat = seat_of(r, p);
     if (seat >= 0) {
         reschedule_seat(r, seat); /* back while deciding: a person's timer again */
-        room_broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 1));
+        room_broadcast(r, json_pack("{s:s, s:i, s:b, s:b}", "kind", "connection", "seat", seat, "connected", 1, "away", 0));
     }
     update_empty_timer(r);
 }
@@ -1250,7 +1385,7 @@ void room_player_disconnected(room *r, player *p)
     }
     if (r->restored_until_ms <= uv_now(r->env.loop))
         reschedule_seat(r, seat); /* the bot covers its decision */
-    room_broadcast(r, json_pack("{s:s, s:i, s:b}", "kind", "connection", "seat", seat, "connected", 0));
+    room_broadcast(r, json_pack("{s:s, s:i, s:b, s:b}", "kind", "connection", "seat", seat, "connected", 0, "away", 0));
     update_empty_timer(r);
 }
 

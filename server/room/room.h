@@ -1,7 +1,8 @@
 /*
  * room — one table: its game and rule options, its code, host, four seats (a player, a bot or
- * empty), spectators, the hand being played and what carries from hand to hand (banker,
- * multiplier, scores). It decides whose turn it is, runs the turn timer and the bots, and sends
+ * empty), spectators, the hand being played and what carries from hand to hand (the game's
+ * table state; the running scores, which are the players' holding the seats, not the seats':
+ * PROTOCOL.md, "Scores follow players"). It decides whose turn it is, runs the turn timer and the bots, and sends
  * every member its own view of each event, numbered by the table's sequence.
  *
  * Persistence (DESIGN.md, "Flow of one move"): with a store, a table is first saved when its
@@ -107,6 +108,19 @@ const char *room_lock(room *r, player *p, bool locked, char *msg, size_t msg_siz
 /* Host only: sends a watcher away (event `removed`; they stop being a member) or, between hands,
  * stands a seated player up to watch (event `seat_left` with "removed"). */
 const char *room_remove_member(room *r, player *p, int64_t target, char *msg, size_t msg_size);
+
+/* The member's page shows the table (here) or left it for another (the lobby): a seated member
+ * away is shown so (`connection` event with "away"), though still connected. Joining again, or
+ * connecting again, counts as here. */
+const char *room_presence(room *r, player *p, bool here, char *msg, size_t msg_size);
+
+/* The player's seat here (-1 for none), and whether that seat owes a decision now. */
+int room_seat_of(const room *r, const player *p);
+bool room_seat_deciding(const room *r, int seat);
+/* The player is the table's host. */
+bool room_is_host(const room *r, const player *p);
+/* The table's hands so far (the one on included). */
+uint64_t room_hand_number(const room *r);
 
 /* The player's connection came or went; on coming back it is sent what it missed and a snapshot. */
 void room_player_connected(room *r, player *p, const json_t *id);

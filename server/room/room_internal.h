@@ -24,6 +24,23 @@ typedef struct seat_state {
     int64_t left_id; /* when leaving, the player who left: the hand's result is still theirs */
 } seat_state;
 
+/* Who played a seat in a hand, as they were then (their name at the hand's start): the hand's
+ * result names them live, on the board and in history, whoever holds the seat afterwards. */
+typedef struct hand_seat {
+    int64_t player_id; /* 0 for a bot */
+    char name[sizeof ((player *)0)->name];
+} hand_seat;
+
+/* A player's running score at the table while they hold no seat here: it follows them (PROTOCOL.md,
+ * "Scores follow players"), so a newcomer in their old seat starts at 0 and they get it back when
+ * they sit again. The oldest goes when the table has more players than it keeps. */
+typedef struct tally {
+    int64_t player_id;
+    int64_t score;
+} tally;
+
+#define ROOM_TALLIES 128
+
 typedef enum {
     WRITE_NONE = 0,
     WRITE_HAND_BEGIN, /* the new hand is in r->pending until its start is stored */
@@ -63,6 +80,7 @@ typedef struct member {
     player *p;
     uint64_t last_seq; /* the last event this player's connection was sent */
     bool ready;
+    bool away;         /* connected, but its page left the table (presence): shown away, not online */
     rate_bucket chat;  /* chat has its own limit, apart from play */
 } member;
 
@@ -90,7 +108,11 @@ struct room {
     game_hand *hand;            /* the hand as committed and shown, or the last one (between hands) */
     uint64_t hands_played;
     json_t *game_state;         /* the game's table state the next hand starts from (game.h) */
-    int64_t scores[GAME_SEATS];
+    int64_t scores[GAME_SEATS];  /* the running score of whoever holds each seat now (0 when empty) */
+    int64_t bot_scores[GAME_SEATS]; /* what the bots at a seat won, while no bot holds it */
+    tally tallies[ROOM_TALLIES]; /* the scores of players without a seat here, oldest first */
+    int n_tallies;
+    hand_seat hand_seats[GAME_SEATS]; /* who played r->hand (the hand on, or the last one) */
     uint64_t seq;
     stored_event ring[ROOM_EVENT_RING];
     size_t ring_bytes;          /* the kept events' text, at most LIMIT_EVENTS_KEPT_BYTES */
@@ -181,6 +203,13 @@ static inline const char *player_ref(int64_t id, char buf[REF_SIZE])
     return buf;
 }
 
+/* Who the seat's result belongs to: the player who sits there (or left during the hand), 0 for a
+ * bot or an empty seat. */
+static inline int64_t seat_owner(const seat_state *s)
+{
+    return s->leaving ? s->left_id : s->p != NULL ? s->p->id : 0;
+}
+
 /* room_view.c */
 const char *room_state_name(room_state state);
 /* The seats that owe a decision as shown to everyone: [{"seat","kind","ms_left"}]. */
@@ -192,5 +221,7 @@ void room_send_snapshot(room *r, member *m, const json_t *id);
 void room_broadcast(room *r, json_t *event);
 /* {"kind":kind,"player":"p12","name":…}; without "kind" when kind is NULL. */
 json_t *room_event_with_player(const char *kind, const player *p);
+/* [{"seat","player","name","bot"}]: who played r->hand, as they were at its start. */
+json_t *room_hand_players_json(const room *r);
 
 #endif

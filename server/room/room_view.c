@@ -16,15 +16,18 @@ static json_t *seats_json(const room *r)
     for (int s = 0; s < GAME_SEATS; s++) {
         const seat_state *st = &r->seats[s];
         char ref[REF_SIZE];
-        json_t *seat = json_pack("{s:i, s:b}", "seat", s, "bot", st->bot);
+        json_t *seat = json_pack("{s:i, s:b, s:I}", "seat", s, "bot", st->bot, "score", (json_int_t)r->scores[s]);
         if (st->p != NULL) {
             json_object_set_new(seat, "player", json_string(player_ref(st->p->id, ref)));
             json_object_set_new(seat, "name", json_string(st->p->name));
             json_object_set_new(seat, "connected", json_boolean(player_connected(st->p)));
+            const member *m = find_member(r, st->p);
+            json_object_set_new(seat, "away", json_boolean(player_connected(st->p) && m != NULL && m->away));
         } else {
             json_object_set_new(seat, "player", json_null());
             json_object_set_new(seat, "name", json_null());
             json_object_set_new(seat, "connected", json_boolean(st->bot));
+            json_object_set_new(seat, "away", json_false());
         }
         json_array_append_new(seats, seat);
     }
@@ -90,6 +93,7 @@ static json_t *info_json(const room *r)
                                   (json_int_t)r->scores[2], (json_int_t)r->scores[3]));
     json_object_set_new(info, "deciding", room_deciding_json(r));
     json_object_set_new(info, "watchers", watchers_json(r));
+    json_object_set_new(info, "hand_players", r->hand != NULL ? room_hand_players_json(r) : json_null());
     return info;
 }
 
@@ -276,6 +280,20 @@ void room_broadcast(room *r, json_t *event)
     free(shared_text);
     free(spectator_text);
     free(common_text);
+}
+
+json_t *room_hand_players_json(const room *r)
+{
+    json_t *players = json_array();
+    for (int s = 0; s < GAME_SEATS; s++) {
+        const hand_seat *hs = &r->hand_seats[s];
+        char ref[REF_SIZE];
+        json_array_append_new(players, hs->player_id != 0
+                                           ? json_pack("{s:i, s:s, s:s, s:b}", "seat", s, "player",
+                                                       player_ref(hs->player_id, ref), "name", hs->name, "bot", 0)
+                                           : json_pack("{s:i, s:n, s:n, s:b}", "seat", s, "player", "name", "bot", 1));
+    }
+    return players;
 }
 
 json_t *room_event_with_player(const char *kind, const player *p)

@@ -50,6 +50,7 @@ const char *store_kind_name(store_kind kind)
         [STORE_KIND_HAND_FINISH] = "hand_finish",
         [STORE_KIND_TABLE_HANDS] = "table_hands",
         [STORE_KIND_HAND_GET] = "hand_get",
+        [STORE_KIND_PLAYER_TABLES] = "player_tables",
         [STORE_KIND_RECOVER] = "recover",
         [STORE_KIND_LEDGER_VERIFY] = "ledger_verify",
         [STORE_KIND_GUESTS_EXPIRE] = "guests_expire",
@@ -117,6 +118,13 @@ void store_summary_clear(store_hand_summary *summary)
     memset(summary, 0, sizeof *summary);
 }
 
+void store_played_free(store_played_table *tables, size_t n)
+{
+    for (size_t i = 0; tables != NULL && i < n; i++)
+        json_decref(tables[i].options);
+    free(tables);
+}
+
 void store_summaries_free(store_hand_summary *summaries, size_t n)
 {
     if (summaries == NULL)
@@ -134,6 +142,7 @@ void store_recovery_free(store_recovery *r)
         json_decref(r->tables[i].table.options);
         json_decref(r->tables[i].table.game_state);
         store_hand_free(r->tables[i].hand);
+        free(r->tables[i].player_scores);
     }
     free(r->tables);
     free(r);

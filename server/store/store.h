@@ -289,10 +289,22 @@ typedef struct store_hand {
     size_t n_actions;
 } store_hand;
 
+/* A player's running score at a table: the sum of their ledger rows there. */
+typedef struct store_player_score {
+    int64_t player_id;
+    int64_t score;
+} store_player_score;
+
 typedef struct store_open_table {
     store_table table;       /* its options are owned by the recovery */
     store_hand *hand;        /* the unfinished hand, or NULL between hands */
-    int64_t scores[STORE_SEATS];  /* per seat, the sum of the table's ledger units (its running scores) */
+    /* per seat, the running score of whoever holds it: a player's ledger units at the table (from
+     * any seat), a bot seat's the units its bots won there, 0 for an empty seat */
+    int64_t scores[STORE_SEATS];
+    /* every player with ledger rows at the table and their score there (seated or not), so one
+     * who comes back after a restart has theirs; owned by the recovery */
+    store_player_score *player_scores;
+    size_t n_player_scores;
 } store_open_table;
 
 typedef struct store_recovery {
@@ -333,6 +345,29 @@ typedef void (*store_hand_cb)(void *ctx, const store_error *error, const store_h
 /* One finished hand of the table by its number, with every action in order (to replay it) and
  * its summary. STORE_NOT_FOUND when there is no such hand or it is not finished. */
 bool store_hand_get(store *s, int64_t table_id, int64_t number, store_hand_cb cb, void *ctx);
+
+#define STORE_PLAYER_TABLES_MAX 100 /* tables in one answer of store_player_tables at most */
+
+/* A table a player played at: a finished hand of theirs there, open or closed. */
+typedef struct store_played_table {
+    int64_t table_id;
+    char code[STORE_SHORT_TEXT];
+    char game[STORE_SHORT_TEXT];
+    json_t *options;                 /* the table's options (owned by the answer) */
+    char state[STORE_SHORT_TEXT];    /* the room's word for it: "closed" once closed */
+    int64_t hands_played;            /* the table's hands */
+    int64_t hands;                   /* the finished hands the player played there */
+    int64_t units;                   /* the player's net there: the sum of their ledger rows */
+    int64_t last_at_ms;              /* when the player's last hand there ended */
+} store_played_table;
+
+/* Answers valid only during the callback. */
+typedef void (*store_played_cb)(void *ctx, const store_error *error, const store_played_table *tables, size_t n);
+
+/* The tables where the player has ledger rows (played a finished hand), the most recently played
+ * first, at most limit (1 to STORE_PLAYER_TABLES_MAX); with code not "" only the tables of that
+ * code (a closed table's code may have been given to a newer table). */
+bool store_player_tables(store *s, int64_t player_id, const char *code, int limit, store_played_cb cb, void *ctx);
 
 /* ---- Ledger verification ---- */
 

@@ -124,6 +124,12 @@ typedef struct store_in_hands {       /* store_table_hands */
     int limit;                        /* 1 to STORE_HISTORY_PAGE_MAX */
 } store_in_hands;
 
+typedef struct store_in_player_tables { /* store_player_tables */
+    int64_t player_id;
+    char code[STORE_SHORT_TEXT];      /* "": every table */
+    int limit;                        /* 1 to STORE_PLAYER_TABLES_MAX */
+} store_in_player_tables;
+
 typedef struct store_in_hand_get {    /* store_hand_get */
     int64_t table_id;
     int64_t number;
@@ -169,6 +175,8 @@ typedef struct store_out {
     size_t n_summaries;
     store_hand *hand;
     store_hand_summary summary;
+    store_played_table *played;        /* malloc'd, each options owned */
+    size_t n_played;
     store_ledger_line *rows;           /* malloc'd */
     size_t n_rows;
     store_ledger_totals totals;
@@ -194,6 +202,7 @@ struct store_req {
         store_session_cb session;
         store_verify_cb verify;
         store_hands_cb hands;
+        store_played_cb played;
         store_hand_cb hand;
         store_count_cb count;
         store_ledger_cb ledger;
@@ -214,6 +223,7 @@ struct store_req {
         store_in_hand_end hand_end;
         store_in_hands hands;
         store_in_hand_get hand_get;
+        store_in_player_tables player_tables;
         store_in_expire expire;
         store_in_ledger ledger;
         store_in_admin_open admin_open;
@@ -260,6 +270,9 @@ typedef struct store_backend_ops {
                                 store_error *error);
     store_status (*hand_get)(void *b, const store_in_hand_get *in, store_hand **hand, store_hand_summary *summary,
                              store_error *error);
+    /* The tables a player played at (*out malloc'd; store_played_free). */
+    store_status (*player_tables)(void *b, const store_in_player_tables *in, store_played_table **out, size_t *n,
+                                  store_error *error);
     store_status (*recover)(void *b, store_recovery **out, store_error *error);
     store_status (*guests_expire)(void *b, const store_in_expire *in, int64_t *count, store_error *error);
     /* A page of rows (*rows malloc'd, the caller frees it) and, if asked, the totals. */
@@ -356,6 +369,7 @@ store_status store_req_fail(store_req *r, store_status status, const char *forma
 
 void store_hand_free(store_hand *hand);
 void store_summaries_free(store_hand_summary *summaries, size_t n);
+void store_played_free(store_played_table *tables, size_t n);
 void store_summary_clear(store_hand_summary *summary);
 
 /* ---- Shared helpers (store.c) ---- */

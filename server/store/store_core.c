@@ -134,6 +134,9 @@ static void forget_reads(store_req *r)
     store_summaries_free(r->out.summaries, r->out.n_summaries);
     r->out.summaries = NULL;
     r->out.n_summaries = 0;
+    store_played_free(r->out.played, r->out.n_played);
+    r->out.played = NULL;
+    r->out.n_played = 0;
     store_hand_free(r->out.hand);
     r->out.hand = NULL;
     store_summary_clear(&r->out.summary);
@@ -211,6 +214,9 @@ static void deliver(store_req *r)
         break;
     case STORE_KIND_HAND_GET:
         r->cb.hand(r->ctx, &r->error, ok ? r->out.hand : NULL, ok ? &r->out.summary : NULL);
+        break;
+    case STORE_KIND_PLAYER_TABLES:
+        r->cb.played(r->ctx, &r->error, ok ? r->out.played : NULL, ok ? r->out.n_played : 0);
         break;
     case STORE_KIND_LOGOUT:
     case STORE_KIND_ACTION_APPEND:
@@ -459,6 +465,7 @@ static bool request_writes(const store_req *r)
     switch (r->kind) {
     case STORE_KIND_TABLE_HANDS:
     case STORE_KIND_HAND_GET:
+    case STORE_KIND_PLAYER_TABLES:
     case STORE_KIND_RECOVER:
     case STORE_KIND_LEDGER_VERIFY:
     case STORE_KIND_LEDGER_QUERY:
@@ -508,6 +515,9 @@ static store_status run_request(store *s, store_req *r)
     case STORE_KIND_HAND_GET:
         forget_reads(r);
         return ops->hand_get(b, &r->in.hand_get, &r->out.hand, &r->out.summary, e);
+    case STORE_KIND_PLAYER_TABLES:
+        forget_reads(r);
+        return ops->player_tables(b, &r->in.player_tables, &r->out.played, &r->out.n_played, e);
     case STORE_KIND_RECOVER:
         forget_reads(r);
         return ops->recover(b, &r->out.recovery, e);

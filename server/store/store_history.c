@@ -26,6 +26,7 @@ typedef enum history_stmt {
     HISTORY_HAND_ACTIONS,
     HISTORY_TABLE_SCORES,
     HISTORY_NICKNAME,
+    HISTORY_PLAYER_TABLES,
     HISTORY_COUNT
 } history_stmt;
 
@@ -48,9 +49,15 @@ static const char *const history_sql[HISTORY_COUNT] = {
                            " WHERE hand_id = ?1 GROUP BY seat) AS l"
                            " LEFT JOIN players AS p ON p.id = l.player_id",
     [HISTORY_HAND_ACTIONS] = "SELECT seq, seat, action FROM hand_actions WHERE hand_id = ?1 ORDER BY seq",
-    [HISTORY_TABLE_SCORES] = "SELECT l.seat, sum(l.units) FROM hands AS h CROSS JOIN ledger AS l ON l.hand_id = h.id"
-                             " WHERE h.table_id = ?1 GROUP BY l.seat",
+    [HISTORY_TABLE_SCORES] = "SELECT l.seat, l.player_id, sum(l.units) FROM hands AS h CROSS JOIN ledger AS l"
+                             " ON l.hand_id = h.id WHERE h.table_id = ?1 GROUP BY l.seat, l.player_id",
     [HISTORY_NICKNAME] = "SELECT nickname FROM players WHERE id = ?1",
+    /* Through the player's own rows (ledger_by_player), a handful of tables each. */
+    [HISTORY_PLAYER_TABLES] = "SELECT t.id, t.code, t.game, t.options, t.state, t.hands_played,"
+                              " count(DISTINCT l.hand_id), sum(l.units), max(l.at)"
+                              " FROM ledger AS l JOIN game_tables AS t ON t.id = l.table_id"
+                              " WHERE l.player_id = ?1 AND (?2 = '' OR t.code = ?2)"
+                              " GROUP BY t.id ORDER BY max(l.at) DESC, t.id DESC LIMIT ?3",
 };
 
 struct store_history {
@@ -192,6 +199,52 @@ store_status store_history_hands(store_history *h, int64_t table_id, int64_t bef
     return STORE_OK;
 }
 
+/* ---- The tables a player played at ---- */
+
+store_status store_history_player_tables(store_history *h, int64_t player_id, const char *code, int limit,
+                                         store_played_table **out, size_t *n, store_error *error)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *stmt = history_prepare(h, HISTORY_PLAYER_TABLES, error);
+    if (stmt == NULL)
+        return error->status;
+    store_played_table *page = calloc((size_t)limit, sizeof *page);
+    if (page == NULL)
+        return store_error_set(error, STORE_INTERNAL, "Out of memory while reading a player's tables.");
+    sqlite3_bind_int64(stmt, 1, player_id);
+    sqlite3_bind_text(stmt, 2, code, -1, SQLITE_STATIC);
+    sqlite3_bind_int(stmt, 3, limit);
+    size_t count = 0;
+    int rc;
+    store_status status = STORE_OK;
+    while (status == STORE_OK && count < (size_t)limit && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        store_played_table *t = &page[count++];
+        t->table_id = sqlite3_column_int64(stmt, 0);
+        copy_text(t->code, sizeof t->code, stmt, 1);
+        copy_text(t->game, sizeof t->game, stmt, 2);
+        t->options = stored_json(sqlite3_column_text(stmt, 3), "options of table", t->table_id, error);
+        if (t->options == NULL)
+            status = error->status;
+        copy_text(t->state, sizeof t->state, stmt, 4);
+        t->hands_played = sqlite3_column_int64(stmt, 5);
+        t->hands = sqlite3_column_int64(stmt, 6);
+        t->units = sqlite3_column_int64(stmt, 7);
+        t->last_at_ms = sqlite3_column_int64(stmt, 8);
+    }
+    if (status == STORE_OK && count < (size_t)limit && rc != SQLITE_DONE)
+        status = history_fail(h, rc, error, "reading a player's tables");
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+    if (status != STORE_OK) {
+        store_played_free(page, count);
+        return status;
+    }
+    *out = page;
+    *n = count;
+    return STORE_OK;
+}
+
 /* ---- One hand ---- */
 
 static store_status append_action(store_hand *hand, size_t *cap, sqlite3_stmt *stmt, store_error *error)
@@ -283,20 +336,52 @@ store_status store_history_hand(store_history *h, int64_t table_id, int64_t numb
 
 /* ---- Recovery ---- */
 
-/* Per seat, the sum of the units of the table's ledger rows (through its hands: the ledger has
- * no index on its table). */
-static store_status read_scores(store_history *h, int64_t table_id, int64_t scores[STORE_SEATS], store_error *error)
+/* Adds units to the player's score in the list (a new entry for a player not in it yet). */
+static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_id, int64_t units)
 {
+    for (size_t i = 0; i < ot->n_player_scores; i++)
+        if (ot->player_scores[i].player_id == player_id) {
+            ot->player_scores[i].score += units;
+            return true;
+        }
+    if (ot->n_player_scores == *cap) {
+        size_t grown_cap = *cap ? *cap * 2 : 8;
+        store_player_score *grown = realloc(ot->player_scores, grown_cap * sizeof *grown);
+        if (grown == NULL)
+            return false;
+        ot->player_scores = grown;
+        *cap = grown_cap;
+    }
+    ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = player_id, .score = units};
+    return true;
+}
+
+/* The running score of whoever holds each seat (store.h): a seated player's is the sum of their
+ * ledger rows at the table, whatever seat they had; a bot seat's the sum of its bots' rows there
+ * (through the table's hands: the ledger has no index on its table). And every player's. */
+static store_status read_scores(store_history *h, store_open_table *ot, store_error *error)
+{
+    const store_seat *seats = ot->table.seats;
+    int64_t *scores = ot->scores;
+    size_t cap = 0;
     memset(scores, 0, STORE_SEATS * sizeof *scores);
     sqlite3_stmt *stmt = history_prepare(h, HISTORY_TABLE_SCORES, error);
     if (stmt == NULL)
         return error->status;
-    sqlite3_bind_int64(stmt, 1, table_id);
+    sqlite3_bind_int64(stmt, 1, ot->table.id);
     int rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         const int seat = sqlite3_column_int(stmt, 0);
-        if (seat >= 0 && seat < STORE_SEATS)
-            scores[seat] = sqlite3_column_int64(stmt, 1);
+        const bool bot_row = sqlite3_column_type(stmt, 1) == SQLITE_NULL;
+        const int64_t player_id = sqlite3_column_int64(stmt, 1);
+        const int64_t units = sqlite3_column_int64(stmt, 2);
+        for (int s = 0; s < STORE_SEATS; s++)
+            if (bot_row ? s == seat && seats[s].player_id <= 0 && seats[s].bot : seats[s].player_id == player_id)
+                scores[s] += units;
+        if (!bot_row && !add_player_score(ot, &cap, player_id, units)) {
+            sqlite3_reset(stmt);
+            return store_error_set(error, STORE_INTERNAL, "Out of memory while adding up a table's scores.");
+        }
     }
     sqlite3_reset(stmt);
     return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "adding up a table's scores");
@@ -385,7 +470,7 @@ static store_status read_table_details(store_history *h, store_recovery *rec, st
     if (read_unfinished_hand(h, ot->table.id, &ot->hand, error) != STORE_OK)
         return error->status;
     rec->n_unfinished_hands += ot->hand != NULL;
-    if (read_scores(h, ot->table.id, ot->scores, error) != STORE_OK)
+    if (read_scores(h, ot, error) != STORE_OK)
         return error->status;
     return read_nicknames(h, ot->table.seats, error);
 }

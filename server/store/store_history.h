@@ -38,6 +38,11 @@ store_status store_history_recover(store_history *h, store_recovery **out, store
 store_status store_history_hands(store_history *h, int64_t table_id, int64_t before, int limit,
                                  store_hand_summary **out, size_t *n, store_error *error);
 
+/* The tables the player has ledger rows at, the most recently played first, at most limit,
+ * only those of code unless it is "" (store.h, store_player_tables), into a new array *out. */
+store_status store_history_player_tables(store_history *h, int64_t player_id, const char *code, int limit,
+                                         store_played_table **out, size_t *n, store_error *error);
+
 /* The finished hand `number` of the table with its actions, and its summary; STORE_NOT_FOUND
  * when there is none or it is not finished. *hand is NULL and summary empty unless STORE_OK. */
 store_status store_history_hand(store_history *h, int64_t table_id, int64_t number, store_hand **hand,

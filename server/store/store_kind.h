@@ -19,6 +19,7 @@ typedef enum store_kind {
     STORE_KIND_HAND_FINISH,     /* store_hand_finish */
     STORE_KIND_TABLE_HANDS,     /* store_table_hands */
     STORE_KIND_HAND_GET,        /* store_hand_get */
+    STORE_KIND_PLAYER_TABLES,   /* store_player_tables */
     STORE_KIND_RECOVER,         /* store_recover */
     STORE_KIND_LEDGER_VERIFY,   /* store_ledger_verify */
     STORE_KIND_GUESTS_EXPIRE,   /* store_guests_expire */

@@ -726,6 +726,66 @@ static store_status mem_table_hands(void *b, const store_in_hands *in, store_han
     return STORE_OK;
 }
 
+/* The tables a player played at, as the SQLite store answers them (store_history.c). */
+static store_status mem_player_tables(void *b, const store_in_player_tables *in, store_played_table **out, size_t *n,
+                                      store_error *error)
+{
+    store_memory *m = b;
+    *out = NULL;
+    *n = 0;
+    if (store_memory_injected(m, STORE_KIND_PLAYER_TABLES, error))
+        return error->status;
+    store_played_table *all = calloc(m->n_tables + 1, sizeof *all);
+    if (all == NULL)
+        return no_memory(error);
+    size_t count = 0;
+    for (size_t t = 0; t < m->n_tables; t++) {
+        const store_table *table = &m->tables[t];
+        if (in->code[0] != '\0' && strcmp(table->code, in->code) != 0)
+            continue;
+        store_played_table row = {.table_id = table->id};
+        int64_t last_hand = 0;
+        for (size_t i = 0; i < m->n_rows; i++) { /* rows come in hand order */
+            const store_memory_row *l = &m->ledger[i];
+            if (l->table_id != table->id || l->player_id != in->player_id)
+                continue;
+            row.hands += l->hand_id != last_hand;
+            last_hand = l->hand_id;
+            row.units += l->units;
+            row.last_at_ms = l->at_ms > row.last_at_ms ? l->at_ms : row.last_at_ms;
+        }
+        if (row.hands == 0)
+            continue;
+        snprintf(row.code, sizeof row.code, "%s", table->code);
+        snprintf(row.game, sizeof row.game, "%s", table->game);
+        snprintf(row.state, sizeof row.state, "%s", table->state);
+        row.hands_played = table->hands_played;
+        for (size_t i = 0; i < m->n_hands; i++) /* a hand's start counts it before the table is saved again */
+            if (m->hands[i].pub.table_id == table->id && m->hands[i].pub.number > row.hands_played)
+                row.hands_played = m->hands[i].pub.number;
+        row.options = json_deep_copy(table->options);
+        if (row.options == NULL) {
+            store_played_free(all, count);
+            return no_memory(error);
+        }
+        all[count++] = row;
+    }
+    /* the most recently played first; the newer table first on a tie */
+    for (size_t i = 1; i < count; i++)
+        for (size_t j = i; j > 0 && (all[j].last_at_ms > all[j - 1].last_at_ms ||
+                                     (all[j].last_at_ms == all[j - 1].last_at_ms && all[j].table_id > all[j - 1].table_id));
+             j--) {
+            store_played_table tmp = all[j];
+            all[j] = all[j - 1];
+            all[j - 1] = tmp;
+        }
+    for (size_t i = (size_t)in->limit; i < count; i++)
+        json_decref(all[i].options);
+    *out = all;
+    *n = count < (size_t)in->limit ? count : (size_t)in->limit;
+    return STORE_OK;
+}
+
 /* A copy of a hand with its actions. */
 static store_hand *copy_hand(const mem_hand *h)
 {
@@ -786,9 +846,28 @@ static bool recover_table(store_memory *m, const store_table *t, store_open_tabl
     for (size_t i = 0; i < m->n_hands; i++) /* a hand's start counts it before the table is saved again */
         if (m->hands[i].pub.table_id == t->id && m->hands[i].pub.number > ot->table.hands_played)
             ot->table.hands_played = m->hands[i].pub.number;
-    for (size_t i = 0; i < m->n_rows; i++)
-        if (m->ledger[i].table_id == t->id)
-            ot->scores[m->ledger[i].seat] += m->ledger[i].units;
+    for (size_t i = 0; i < m->n_rows; i++) { /* whoever holds a seat: a player's rows, or its bots' */
+        const store_memory_row *row = &m->ledger[i];
+        if (row->table_id != t->id)
+            continue;
+        for (int seat = 0; seat < STORE_SEATS; seat++)
+            if (row->player_id == 0 ? seat == row->seat && t->seats[seat].player_id <= 0 && t->seats[seat].bot
+                                    : t->seats[seat].player_id == row->player_id)
+                ot->scores[seat] += row->units;
+        if (row->player_id == 0)
+            continue;
+        size_t k = 0;
+        while (k < ot->n_player_scores && ot->player_scores[k].player_id != row->player_id)
+            k++;
+        if (k == ot->n_player_scores) {
+            store_player_score *grown = realloc(ot->player_scores, (k + 1) * sizeof *grown);
+            if (grown == NULL)
+                return false;
+            ot->player_scores = grown;
+            ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = row->player_id};
+        }
+        ot->player_scores[k].score += row->units;
+    }
     const mem_hand *open = open_hand_of(m, t->id);
     if (open != NULL) {
         ot->hand = copy_hand(open);
@@ -949,6 +1028,7 @@ const store_backend_ops store_memory_ops = {
     .action_append = mem_action_append,
     .hand_finish = mem_hand_finish,
     .table_hands = mem_table_hands,
+    .player_tables = mem_player_tables,
     .hand_get = mem_hand_get,
     .recover = mem_recover,
     .guests_expire = mem_guests_expire,

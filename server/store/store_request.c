@@ -300,6 +300,23 @@ bool store_table_hands(store *s, int64_t table_id, int64_t before, int limit, st
     return true;
 }
 
+bool store_player_tables(store *s, int64_t player_id, const char *code, int limit, store_played_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_PLAYER_TABLES, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.played = cb;
+    r->in.player_tables = (store_in_player_tables){.player_id = player_id, .limit = limit};
+    if (limit < 1 || limit > STORE_PLAYER_TABLES_MAX)
+        store_req_fail(r, STORE_INVALID, "A page of played tables is 1 to %d tables.", STORE_PLAYER_TABLES_MAX);
+    else if (code == NULL || strlen(code) >= sizeof r->in.player_tables.code)
+        store_req_fail(r, STORE_INVALID, "A table code is at most %zu bytes.", sizeof r->in.player_tables.code - 1);
+    else
+        snprintf(r->in.player_tables.code, sizeof r->in.player_tables.code, "%s", code);
+    store_req_submit(r);
+    return true;
+}
+
 bool store_hand_get(store *s, int64_t table_id, int64_t number, store_hand_cb cb, void *ctx)
 {
     store_req *r = store_req_new(s, STORE_KIND_HAND_GET, ctx);

@@ -179,6 +179,13 @@ static store_status sqlite_hand_get(void *b, const store_in_hand_get *in, store_
     return store_history_hand(q->history, in->table_id, in->number, hand, summary, error);
 }
 
+static store_status sqlite_player_tables(void *b, const store_in_player_tables *in, store_played_table **out,
+                                         size_t *n, store_error *error)
+{
+    store_sqlite *q = b;
+    return store_history_player_tables(q->history, in->player_id, in->code, in->limit, out, n, error);
+}
+
 static store_status sqlite_recover(void *b, store_recovery **out, store_error *error)
 {
     store_sqlite *q = b;
@@ -322,6 +329,7 @@ static const store_backend_ops sqlite_ops = {
     .action_append = store_sqlite_action_append,
     .hand_finish = store_sqlite_hand_finish,
     .table_hands = sqlite_table_hands,
+    .player_tables = sqlite_player_tables,
     .hand_get = sqlite_hand_get,
     .recover = sqlite_recover,
     .guests_expire = store_sqlite_guests_expire,

@@ -516,6 +516,83 @@ START_TEST(test_a_table_member_reads_its_history_and_replays_a_hand)
 }
 END_TEST
 
+/* The entry of my_tables' list (`tables` or `past`) for code, or NULL. */
+static json_t *listed_table(json_t *reply, const char *list, const char *code)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(reply, list), i, t) if (strcmp(json_string_value(json_object_get(t, "code")), code) == 0) return t;
+    return NULL;
+}
+
+START_TEST(test_a_closed_tables_history_and_replays_stay_with_those_who_played_there)
+{
+    fresh_db();
+    const char *const quick_close[] = {"--empty-table-seconds", "1", NULL};
+    start_server_with(quick_close);
+    table_client a, stranger;
+    connect_as(&a, "Wanderer", NULL);
+    table_with_bots(&a);
+    ck_assert(tc_play_until(&a, 1, 30000, true));
+
+    /* at the table: my_tables lists it with the seat, and it is among the tables played at */
+    json_t *mine = request_ok(&a, json_pack("{s:s}", "type", "my_tables"), "my_tables");
+    json_t *open = listed_table(mine, "tables", a.code);
+    ck_assert_ptr_nonnull(open);
+    ck_assert_int_eq(json_integer_value(json_object_get(open, "seat")), 0);
+    ck_assert(json_is_true(json_object_get(open, "hosting")));
+    ck_assert_str_eq(json_string_value(json_object_get(open, "game")), "tiengow");
+    ck_assert_int_ge(json_integer_value(json_object_get(open, "hand")), 1);
+    ck_assert(json_is_boolean(json_object_get(open, "your_turn")));
+    json_t *played = listed_table(mine, "past", a.code);
+    ck_assert_ptr_nonnull(played);
+    ck_assert(json_is_false(json_object_get(played, "closed")));
+    ck_assert_int_ge(json_integer_value(json_object_get(played, "hands")), 1);
+    json_decref(mine);
+
+    /* it leaves; nobody is left, and the table closes */
+    table_ok(&a, json_pack("{s:s}", "type", "leave_table"));
+    usleep(2500 * 1000);
+    request_error(&a, json_pack("{s:s, s:s}", "type", "join_table", "code", a.code), "no_such_table");
+
+    /* its history and a replay are still the player's, from the records */
+    json_t *h = request_ok(&a, json_pack("{s:s, s:s}", "type", "history", "code", a.code), "history");
+    ck_assert_int_ge(json_array_size(json_object_get(h, "hands")), 1);
+    json_t *first = json_array_get(json_object_get(h, "hands"), json_array_size(json_object_get(h, "hands")) - 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(first, "hand")), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(first, "players"), 0), "name")),
+                     "Wanderer");
+    json_decref(h);
+    json_t *r = request_ok(&a, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 1), "replay");
+    ck_assert_int_eq(json_integer_value(json_object_get(r, "seat")), 0);
+    ck_assert_int_ge(json_array_size(json_object_get(r, "frames")), 1);
+    json_decref(r);
+    request_error(&a, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 99), "no_such_hand");
+    mine = request_ok(&a, json_pack("{s:s}", "type", "my_tables"), "my_tables");
+    ck_assert_ptr_null(listed_table(mine, "tables", a.code));
+    played = listed_table(mine, "past", a.code);
+    ck_assert_ptr_nonnull(played);
+    ck_assert(json_is_true(json_object_get(played, "closed")));
+    json_decref(mine);
+
+    /* someone who never played there learns nothing of it */
+    connect_as(&stranger, "Stranger", NULL);
+    request_error(&stranger, json_pack("{s:s, s:s}", "type", "history", "code", a.code), "no_such_table");
+    request_error(&stranger, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 1), "no_such_table");
+    mine = request_ok(&stranger, json_pack("{s:s}", "type", "my_tables"), "my_tables");
+    ck_assert_int_eq(json_array_size(json_object_get(mine, "tables")), 0);
+    ck_assert_int_eq(json_array_size(json_object_get(mine, "past")), 0);
+    json_decref(mine);
+    request_error(&stranger, json_pack("{s:s, s:s, s:b}", "type", "presence", "code", a.code, "here", false),
+                  "no_such_table");
+    ck_assert_int_eq(a.leaks, 0);
+    tc_close(&a);
+    tc_close(&stranger);
+    stop_server(SIGTERM);
+    remove_db();
+}
+END_TEST
+
 /* A database that cannot grow pauses the table: nothing half-written, every hand shown is kept,
  * and once there is room again (a restart without the quota) the table plays on. */
 START_TEST(test_a_full_database_pauses_the_table_and_loses_nothing)
@@ -763,6 +840,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_with_full_durability_too);
     tcase_add_test(tc, test_accounts_register_login_logout);
     tcase_add_test(tc, test_a_table_member_reads_its_history_and_replays_a_hand);
+    tcase_add_test(tc, test_a_closed_tables_history_and_replays_stay_with_those_who_played_there);
     tcase_add_test(tc, test_a_full_database_pauses_the_table_and_loses_nothing);
     tcase_add_test(tc, test_a_database_it_cannot_use_stops_the_server_with_a_clear_message);
     tcase_add_test(tc, test_a_guest_who_sat_down_resumes_after_a_restart_and_one_who_only_looked_starts_afresh);

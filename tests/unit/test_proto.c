@@ -184,7 +184,34 @@ START_TEST(test_new_types_have_their_wire_names_in_order)
     ck_assert_str_eq(proto_type_name(PROTO_LOCK_TABLE), "lock_table");
     ck_assert_str_eq(proto_type_name(PROTO_REMOVE_MEMBER), "remove_member");
     ck_assert_int_eq(PROTO_LOCK_TABLE, PROTO_REPLAY + 1);
-    ck_assert_int_eq(PROTO_TYPES, PROTO_REMOVE_MEMBER + 1);
+    ck_assert_str_eq(proto_type_name(PROTO_MY_TABLES), "my_tables");
+    ck_assert_str_eq(proto_type_name(PROTO_PRESENCE), "presence");
+    ck_assert_int_eq(PROTO_MY_TABLES, PROTO_REMOVE_MEMBER + 1);
+    ck_assert_int_eq(PROTO_TYPES, PROTO_PRESENCE + 1);
+}
+END_TEST
+
+START_TEST(test_my_tables_takes_nothing_and_presence_takes_a_code_and_here)
+{
+    proto_msg m;
+    char msg[256];
+    ck_assert_int_eq(decode("{\"type\":\"my_tables\",\"id\":3}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.type, PROTO_MY_TABLES);
+    proto_msg_free(&m);
+    expect("{\"type\":\"my_tables\",\"code\":\"K7M2QX\"}", PROTO_BAD_REQUEST, "code");
+    ck_assert_int_eq(decode("{\"type\":\"presence\",\"code\":\"k7m2qx\",\"here\":false}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.type, PROTO_PRESENCE);
+    ck_assert_str_eq(m.code, "K7M2QX");
+    ck_assert(!m.here);
+    proto_msg_free(&m);
+    ck_assert_int_eq(decode("{\"type\":\"presence\",\"code\":\"K7M2QX\",\"here\":true}", &m, msg), PROTO_OK);
+    ck_assert(m.here);
+    proto_msg_free(&m);
+    expect("{\"type\":\"presence\",\"code\":\"K7M2QX\"}", PROTO_BAD_REQUEST, "here");
+    expect("{\"type\":\"presence\",\"here\":true}", PROTO_BAD_REQUEST, "code");
+    expect("{\"type\":\"presence\",\"code\":\"K7M2QX\",\"here\":1}", PROTO_BAD_REQUEST, "here");
+    expect("{\"type\":\"presence\",\"code\":\"K7M2QX\",\"here\":\"yes\"}", PROTO_BAD_REQUEST, "here");
+    expect("{\"type\":\"presence\",\"code\":\"K7!\",\"here\":true}", PROTO_BAD_REQUEST, "code");
 }
 END_TEST
 
@@ -340,6 +367,39 @@ START_TEST(test_account_names_are_3_to_24_characters_of_any_script)
 }
 END_TEST
 
+static bool look_alike(const char *a, const char *b);
+
+START_TEST(test_two_wide_characters_are_an_account_name_but_two_latin_letters_are_not)
+{
+    const char *names[] = {"小明", "阿媽", "阿妈", "さく", "サク", "민준", "𠀀𠀀", " 小明 "};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"type\":\"register\",\"name\":\"%s\",\"password\":\"12345678\"}", names[i]);
+        expect(text, PROTO_OK, NULL);
+    }
+    /* two narrow characters, one wide and one narrow, one wide alone, halfwidth katakana (narrow
+     * look-alikes of サク) and fullwidth Latin */
+    const char *refused[] = {"ab", "a明", "明a", "明", "ｻｸ", "ａｂ", "小_", "_小", "1明"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"type\":\"register\",\"name\":\"%s\",\"password\":\"12345678\"}", refused[i]);
+        expect(text, PROTO_BAD_REQUEST, "name");
+    }
+    expect("{\"type\":\"register\",\"name\":\"ab\",\"password\":\"12345678\"}", PROTO_BAD_REQUEST, "2 wide ones");
+    expect("{\"type\":\"login\",\"name\":\"小明\",\"password\":\"12345678\"}", PROTO_OK, NULL);
+}
+END_TEST
+
+START_TEST(test_two_character_names_that_look_alike_share_a_key)
+{
+    ck_assert(look_alike("口口", "口口"));
+    ck_assert(look_alike("工口", "エロ"));       /* Han 工口 beside katakana エロ: Unicode confusables */
+    ck_assert(!look_alike("小明", "小朋"));
+    ck_assert(!look_alike("阿媽", "阿妈"));       /* traditional and simplified are two names */
+    ck_assert(!look_alike("小明", "明小"));
+}
+END_TEST
+
 START_TEST(test_account_names_hold_only_letters_digits_and_separators)
 {
     const char *refused[] = {
@@ -476,8 +536,8 @@ START_TEST(test_ordinary_names_of_any_script_still_pass)
         snprintf(text, sizeof text, "{\"type\":\"hello\",\"v\":1,\"name\":\"%s\"}", names[i]);
         expect(text, PROTO_OK, NULL);
     }
-    /* account names are 3 characters at least */
-    const char *accounts[] = {"王小明", "阿媽好", "José", "Nguyễn", "ภูมิ", "admin", "BOB"};
+    /* account names are 3 characters at least, or 2 wide ones */
+    const char *accounts[] = {"王小明", "阿媽好", "José", "Nguyễn", "ภูมิ", "admin", "BOB", "小明", "阿媽"};
     for (size_t i = 0; i < sizeof accounts / sizeof accounts[0]; i++) {
         char text[200];
         snprintf(text, sizeof text, "{\"type\":\"register\",\"name\":\"%s\",\"password\":\"12345678\"}", accounts[i]);
@@ -948,6 +1008,9 @@ int main(void)
     tcase_add_test(tc, test_register_and_login_decode_the_account_name_and_password);
     tcase_add_test(tc, test_account_names_are_3_to_24_characters_of_any_script);
     tcase_add_test(tc, test_account_names_hold_only_letters_digits_and_separators);
+    tcase_add_test(tc, test_two_wide_characters_are_an_account_name_but_two_latin_letters_are_not);
+    tcase_add_test(tc, test_my_tables_takes_nothing_and_presence_takes_a_code_and_here);
+    tcase_add_test(tc, test_two_character_names_that_look_alike_share_a_key);
     tcase_add_test(tc, test_account_names_mix_scripts_only_as_icus_moderately_restrictive_level_allows);
     tcase_add_test(tc, test_names_are_made_nfc_so_a_letter_and_its_accent_are_the_precomposed_letter);
     tcase_add_test(tc, test_display_names_refuse_direction_controls_and_invisible_characters);

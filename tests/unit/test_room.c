@@ -451,6 +451,165 @@ START_TEST(test_seat_left_carries_each_members_view)
 }
 END_TEST
 
+/* ---- Scores, the bank and a hand's result follow players, not seats ---- */
+
+static bool watcher_saw_hand_over(void) { return count_frames(&players[2], "event", "hand_over", 0) >= 1; }
+
+static int64_t seat_score_on_wire(const player *p, int seat)
+{
+    const json_t *snap = last_frame(p, "snapshot", NULL);
+    return json_integer_value(json_array_get(json_object_get(json_object_get(snap, "info"), "scores"), (size_t)seat));
+}
+
+START_TEST(test_a_seat_left_mid_hand_keeps_its_result_and_score_with_the_leaver_and_a_newcomer_starts_at_0)
+{
+    open_table(&game_tiengow, 2, 30);
+    start();
+    char msg[GAME_MESSAGE_SIZE];
+    ck_assert_ptr_null(room_join(r, &players[2], -1, NULL, msg, sizeof msg)); /* watches */
+    players[0].client = NULL; /* the bot covers seat 0 too, so the hand plays itself */
+    room_player_disconnected(r, &players[0]);
+    ck_assert_ptr_null(room_leave(r, &players[1], msg, sizeof msg)); /* P1 leaves mid-hand */
+    ck_assert(run_until(watcher_saw_hand_over, 20000));
+    const int64_t won = store_memory_ledger_sum(st, room_table_id(r), 1); /* P1's rows: the ledger's truth */
+
+    /* the result names P1, who played the hand, not the bot that finished it nor an empty seat */
+    const json_t *over = json_object_get(last_frame(&players[2], "event", "hand_over"), "event");
+    const json_t *played = json_object_get(over, "players");
+    const json_t *who = json_array_get(played, 1);
+    char ref[REF_SIZE];
+    ck_assert_str_eq(json_string_value(json_object_get(who, "player")), player_ref(players[1].id, ref));
+    ck_assert_str_eq(json_string_value(json_object_get(who, "name")), "P1");
+    ck_assert(json_is_false(json_object_get(who, "bot")));
+    ck_assert(json_is_true(json_object_get(json_array_get(played, 2), "bot")));
+    ck_assert(json_is_null(json_object_get(json_array_get(played, 2), "player")));
+
+    /* the freed seat has no score; the watcher who sits there starts at 0, not at P1's */
+    ck_assert_ptr_null(r->seats[1].p);
+    ck_assert(!r->seats[1].bot);
+    ck_assert_int_eq(r->scores[1], 0);
+    ck_assert_ptr_null(room_take_seat(r, &players[2], 1, msg, sizeof msg));
+    ck_assert_int_eq(r->scores[1], 0);
+    ck_assert_ptr_null(room_join(r, &players[3], -1, NULL, msg, sizeof msg));
+    ck_assert_int_eq(seat_score_on_wire(&players[3], 1), 0);
+
+    /* P1 comes back, to another seat: their own score comes with them */
+    ck_assert_ptr_null(room_remove_bot(r, &players[0], 3, msg, sizeof msg));
+    ck_assert_ptr_null(room_join(r, &players[1], 3, NULL, msg, sizeof msg));
+    ck_assert_int_eq(r->scores[3], won);
+    ck_assert_int_eq(seat_score_on_wire(&players[1], 3), won);
+    ck_assert_int_eq(r->scores[1], 0);
+    /* and the snapshot names who played the last hand */
+    const json_t *hp = json_object_get(json_object_get(last_frame(&players[1], "snapshot", NULL), "info"), "hand_players");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(hp, 1), "name")), "P1");
+}
+END_TEST
+
+static bool hand_over_to_p0(void) { return count_frames(&players[0], "event", "hand_over", 0) >= 1; }
+
+/* Plays a hand with P0 connected (its turns played here) and P1-P3 covered by the bot. */
+static void play_one_hand_of_four(void)
+{
+    open_table(&game_tiengow, 4, 30);
+    r->env.next_hand_ms = 60000; /* the pause between hands lasts while the test looks */
+    start();
+    for (int i = 1; i < 4; i++) {
+        players[i].client = NULL;
+        room_player_disconnected(r, &players[i]);
+    }
+    for (int moves = 0; moves < 64 && !hand_over_to_p0(); moves++) {
+        if (!wait_for_seat(0))
+            break;
+        json_t *move = a_legal_move(0);
+        char msg[GAME_MESSAGE_SIZE];
+        ck_assert_ptr_null(room_act(r, &players[0], move, NULL, msg, sizeof msg));
+        json_decref(move);
+    }
+    ck_assert(run_until(hand_over_to_p0, 20000));
+}
+
+START_TEST(test_the_bankers_player_leaving_draws_a_new_bank_and_anyone_elses_does_not)
+{
+    play_one_hand_of_four();
+    int banker = (int)json_integer_value(json_object_get(r->game_state, "banker"));
+    int other = (banker + 1) % GAME_SEATS;
+    char msg[GAME_MESSAGE_SIZE];
+    int from = n_log;
+    ck_assert_ptr_null(room_leave_seat(r, &players[other], msg, sizeof msg));
+    ck_assert_int_eq(count_frames(&players[0], "event", "bank", from), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(r->game_state, "banker")), banker);
+    from = n_log;
+    ck_assert_ptr_null(room_leave_seat(r, &players[banker], msg, sizeof msg));
+    ck_assert_int_eq(count_frames(&players[0], "event", "bank", from), 1);
+    const json_t *ev = json_object_get(last_frame(&players[0], "event", "bank"), "event");
+    ck_assert(json_equal(json_object_get(ev, "game_state"), r->game_state));
+    /* a fresh bank: Tien Gow's first multiplier */
+    ck_assert_int_eq(json_integer_value(json_object_get(r->game_state, "multiplier")), 2);
+}
+END_TEST
+
+START_TEST(test_a_seated_player_whose_page_left_the_table_is_shown_away_not_online)
+{
+    open_table(&game_tiengow, 2, 30);
+    char msg[GAME_MESSAGE_SIZE];
+    int from = n_log;
+    ck_assert_ptr_null(room_presence(r, &players[1], false, msg, sizeof msg));
+    const json_t *ev = last_frame(&players[0], "event", "connection");
+    ck_assert_ptr_nonnull(ev);
+    ck_assert(json_is_true(json_object_get(json_object_get(ev, "event"), "away")));
+    ck_assert(json_is_true(json_object_get(json_object_get(ev, "event"), "connected")));
+    const json_t *seat1 = json_array_get(json_object_get(ev, "seats"), 1);
+    ck_assert(json_is_true(json_object_get(seat1, "away")));
+    ck_assert(json_is_false(json_object_get(json_array_get(json_object_get(ev, "seats"), 0), "away")));
+    /* saying it again changes nothing and tells nobody */
+    int events = count_frames(&players[0], "event", "connection", from);
+    ck_assert_ptr_null(room_presence(r, &players[1], false, msg, sizeof msg));
+    ck_assert_int_eq(count_frames(&players[0], "event", "connection", from), events);
+    /* back at the table's page by joining again */
+    ck_assert_ptr_null(room_join(r, &players[1], -1, NULL, msg, sizeof msg));
+    ev = last_frame(&players[0], "event", "connection");
+    ck_assert(json_is_false(json_object_get(json_object_get(ev, "event"), "away")));
+    ck_assert(json_is_false(json_object_get(json_array_get(json_object_get(ev, "seats"), 1), "away")));
+    /* someone not at the table cannot say anything */
+    ck_assert_str_eq(room_presence(r, &players[3], false, msg, sizeof msg), "not_at_table");
+    ck_assert_int_eq(room_seat_of(r, &players[1]), 1);
+    ck_assert(!room_seat_deciding(r, 1)); /* no hand on */
+}
+END_TEST
+
+START_TEST(test_a_restored_table_gives_a_returning_player_their_own_score_and_a_newcomer_0)
+{
+    char msg[GAME_MESSAGE_SIZE];
+    json_t *options = game_tiengow.options_parse(NULL, msg, sizeof msg);
+    json_t *state = game_tiengow.table_state_new(options, 1);
+    store_player_score kept[] = {{players[0].id, 5}, {players[1].id, -7}, {players[3].id, 2}};
+    store_open_table t = {.table = {.id = 1, .options = options, .game_state = state, .hands_played = 3, .turn_seconds = 30},
+                          .scores = {5, 0, 0, 0},
+                          .player_scores = kept,
+                          .n_player_scores = 3};
+    snprintf(t.table.game, sizeof t.table.game, "tiengow");
+    snprintf(t.table.code, sizeof t.table.code, "ROOM42");
+    snprintf(t.table.state, sizeof t.table.state, "waiting");
+    t.table.seats[0].player_id = players[0].id;
+    t.table.seats[2].bot = true;
+    t.table.seats[3].bot = true;
+    player *seated[GAME_SEATS] = {&players[0], NULL, NULL, NULL};
+    room_env env = env_with(NULL);
+    r = room_restore(&env, &game_tiengow, &t, seated, 7, msg, sizeof msg);
+    json_decref(options);
+    json_decref(state);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(r->scores[0], 5);
+    ck_assert_ptr_null(room_join(r, &players[1], 1, NULL, msg, sizeof msg)); /* back after the restart */
+    ck_assert_int_eq(r->scores[1], -7);
+    ck_assert_ptr_null(room_leave_seat(r, &players[1], msg, sizeof msg));
+    ck_assert_int_eq(r->scores[1], 0);
+    ck_assert_ptr_null(room_join(r, &players[2], -1, NULL, msg, sizeof msg)); /* never played here */
+    ck_assert_ptr_null(room_take_seat(r, &players[2], 1, msg, sizeof msg));
+    ck_assert_int_eq(r->scores[1], 0);
+}
+END_TEST
+
 /* ---- The toy game: several seats deciding at once ---- */
 
 static bool toy_in_window(void)
@@ -566,6 +725,10 @@ Suite *room_suite(void)
     tcase_add_test(tg, test_a_seat_freed_mid_write_is_played_by_the_bot_and_its_leaver_is_not_answered);
     tcase_add_test(tg, test_running_scores_are_the_sums_of_the_stored_ledger);
     tcase_add_test(tg, test_seat_left_carries_each_members_view);
+    tcase_add_test(tg, test_a_seat_left_mid_hand_keeps_its_result_and_score_with_the_leaver_and_a_newcomer_starts_at_0);
+    tcase_add_test(tg, test_the_bankers_player_leaving_draws_a_new_bank_and_anyone_elses_does_not);
+    tcase_add_test(tg, test_a_seated_player_whose_page_left_the_table_is_shown_away_not_online);
+    tcase_add_test(tg, test_a_restored_table_gives_a_returning_player_their_own_score_and_a_newcomer_0);
     suite_add_tcase(s, tg);
     TCase *toy = tcase_create("toy");
     tcase_add_checked_fixture(toy, setup, teardown);

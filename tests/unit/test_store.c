@@ -2386,6 +2386,138 @@ START_TEST(test_recovery_gives_seat_nicknames_and_each_seats_running_score)
 }
 END_TEST
 
+START_TEST(test_recovery_gives_each_seat_its_holders_own_score_not_the_seats_past)
+{
+    int64_t a = guest("A"), b = guest("B"), c = guest("C"), d = guest("D");
+    store_table t = table_template("MOVE");
+    t.seats[0].player_id = a;
+    t.seats[1].player_id = b;
+    t.seats[2].player_id = c;
+    t.seats[3].bot = true;
+    answer saved = save_table(&t);
+    expect_ok(&saved);
+    const int64_t table = saved.id;
+    /* Hand 1: A at seat 0 wins 9; B, C and the bot pay 3 each. */
+    const store_ledger_entry r1[] = {entry(a, 0, 9, "settle"), entry(b, 1, -3, "settle"), entry(c, 2, -3, "settle"),
+                                     entry(0, 3, -3, "settle")};
+    ok(finish_numbered(new_hand(table, 1), 1, r1, 4));
+    /* Then A moves to seat 1 (B left), D sits at seat 0, and C's seat takes a bot. */
+    t.id = table;
+    t.seats[0] = (store_seat){.player_id = d};
+    t.seats[1] = (store_seat){.player_id = a};
+    t.seats[2] = (store_seat){.bot = true};
+    answer resaved = save_table(&t);
+    expect_ok(&resaved);
+
+    store_recovery *r = recover();
+    const store_open_table *ot = NULL;
+    for (size_t i = 0; i < r->n_tables; i++)
+        if (r->tables[i].table.id == table)
+            ot = &r->tables[i];
+    ck_assert_ptr_nonnull(ot);
+    ck_assert_int_eq(ot->scores[0], 0);  /* D, a newcomer, not seat 0's +9 */
+    ck_assert_int_eq(ot->scores[1], 9);  /* A's own, from seat 0 */
+    ck_assert_int_eq(ot->scores[2], 0);  /* a bot where only C's rows were */
+    ck_assert_int_eq(ot->scores[3], -3); /* the bot seat's bots */
+    /* and every player's, seated or not, for one who sits again: A 9, B -3, C -3; none for D */
+    ck_assert_uint_eq(ot->n_player_scores, 3);
+    int64_t want[][2] = {{a, 9}, {b, -3}, {c, -3}};
+    for (size_t i = 0; i < 3; i++) {
+        bool found = false;
+        for (size_t k = 0; k < ot->n_player_scores; k++)
+            if (ot->player_scores[k].player_id == want[i][0]) {
+                ck_assert_int_eq(ot->player_scores[k].score, want[i][1]);
+                found = true;
+            }
+        ck_assert_msg(found, "player %zu has no score", i);
+    }
+    store_recovery_free(r);
+}
+END_TEST
+
+/* ---- The tables a player played at ---- */
+
+typedef struct played_answer {
+    bool called;
+    store_error error;
+    size_t n;
+    store_played_table t[8]; /* options not kept */
+} played_answer;
+
+static void on_played(void *ctx, const store_error *error, const store_played_table *tables, size_t n)
+{
+    played_answer *a = ctx;
+    a->called = true;
+    a->error = *error;
+    a->n = n;
+    for (size_t i = 0; i < n && i < 8; i++) {
+        a->t[i] = tables[i];
+        ck_assert_ptr_nonnull(tables[i].options);
+        a->t[i].options = NULL;
+    }
+}
+
+static played_answer played(int64_t player_id, const char *code, int limit)
+{
+    played_answer a = {0};
+    ck_assert(store_player_tables(st, player_id, code, limit, on_played, &a));
+    while (!a.called)
+        uv_run(&loop, UV_RUN_ONCE);
+    return a;
+}
+
+START_TEST(test_a_players_tables_are_those_they_played_at_closed_too_newest_first)
+{
+    int64_t a = guest("A"), b = guest("B");
+    store_table t1 = table_template("OLDONE");
+    answer s1 = save_table(&t1);
+    expect_ok(&s1);
+    int64_t watched = new_table("WATCH"); /* A played no hand here */
+    store_table t2 = table_template("NEWONE");
+    answer s2 = save_table(&t2);
+    expect_ok(&s2);
+    const store_ledger_entry h1[] = {entry(a, 0, 4, "settle"), entry(b, 1, -4, "settle")};
+    ok(finish_numbered(new_hand(s1.id, 1), 1, h1, 2));
+    const store_ledger_entry h2[] = {entry(a, 0, -1, "settle"), entry(b, 1, 1, "settle")};
+    ok(finish_numbered(new_hand(s1.id, 2), 2, h2, 2));
+    const store_ledger_entry h3[] = {entry(0, 0, 2, "settle"), entry(b, 1, -2, "settle")};
+    ok(finish_numbered(new_hand(watched, 1), 1, h3, 2));
+    const store_ledger_entry h4[] = {entry(a, 2, 5, "settle"), entry(b, 1, -5, "settle")};
+    ok(finish_numbered(new_hand(s2.id, 1), 1, h4, 2));
+    /* the first table closes: it is still A's */
+    t1.id = s1.id;
+    snprintf(t1.state, sizeof t1.state, "closed");
+    t1.hands_played = 2;
+    answer closed = save_table(&t1);
+    expect_ok(&closed);
+
+    played_answer got = played(a, "", 10);
+    ck_assert_int_eq(got.error.status, STORE_OK);
+    ck_assert_uint_eq(got.n, 2);
+    ck_assert_int_eq(got.t[0].table_id, s2.id); /* played most recently */
+    ck_assert_str_eq(got.t[0].code, "NEWONE");
+    ck_assert_int_eq(got.t[0].hands, 1);
+    ck_assert_int_eq(got.t[0].units, 5);
+    ck_assert_int_eq(got.t[1].table_id, s1.id);
+    ck_assert_str_eq(got.t[1].state, "closed");
+    ck_assert_str_eq(got.t[1].game, "tiengow");
+    ck_assert_int_eq(got.t[1].hands, 2);
+    ck_assert_int_eq(got.t[1].hands_played, 2);
+    ck_assert_int_eq(got.t[1].units, 3);
+    ck_assert_int_ge(got.t[0].last_at_ms, got.t[1].last_at_ms);
+
+    got = played(a, "OLDONE", 10); /* by code */
+    ck_assert_uint_eq(got.n, 1);
+    ck_assert_int_eq(got.t[0].table_id, s1.id);
+    ck_assert_uint_eq(played(a, "WATCH", 10).n, 0); /* not played there */
+    ck_assert_uint_eq(played(a, "", 1).n, 1);        /* the limit */
+    ck_assert_uint_eq(played(b, "", 10).n, 3);
+    ck_assert_uint_eq(played(999999, "", 10).n, 0);
+    ck_assert_int_eq(played(a, "", 0).error.status, STORE_INVALID);
+    ck_assert_int_eq(played(a, "", STORE_PLAYER_TABLES_MAX + 1).error.status, STORE_INVALID);
+}
+END_TEST
+
 /* ---- A table's history ---- */
 
 typedef struct summary_copy {
@@ -3466,6 +3598,8 @@ int main(void)
           test_a_table_finishes_its_hand_before_starting_another, test_a_finished_hand_takes_no_more_actions,
           test_a_tables_turn_timer_is_saved_and_recovered, test_a_turn_timer_outside_the_houses_five_to_300_seconds_is_refused,
           test_recovery_gives_seat_nicknames_and_each_seats_running_score,
+          test_recovery_gives_each_seat_its_holders_own_score_not_the_seats_past,
+          test_a_players_tables_are_those_they_played_at_closed_too_newest_first,
           test_a_game_state_that_is_not_a_json_object_is_refused}},
         {"history",
          BOTH,

@@ -7,6 +7,7 @@
 const limits = {
   name_chars: 24,
   account_min_chars: 3,
+  account_min_wide_chars: 2, /* when every character is wide (小明) */
   account_max_chars: 24,
   password_min_bytes: 8,
   password_max_bytes: 1024,

@@ -4,15 +4,27 @@
  * host's name or a code's start), join a table by its code, and open a new table of one of the
  * house's games (games/registry.js) with that game's rule options.
  *
+ * "Your tables" lists where the player is now (a seat, watching, hosting: `my_tables`), with the
+ * hand, whether it is their turn and the way back, and the tables they played at, closed ones
+ * too, each with its history and replays (history.js, read from the server's records). Coming
+ * to the lobby tells the tables the player stays at that their page left (`presence`), so the
+ * others see them away rather than online.
+ *
  * The forms (the list's filters too) are built once per mount, so typing is never lost when the
  * table list refreshes; update() redraws only the greeting, the list and its count. Logging in
  * or out changes the mount, so the account card is drawn afresh for the new identity.
  */
 import { field, h, replace } from './dom.js';
-import { has, t } from './i18n.js';
+import { has, lang, t, tn } from './i18n.js';
 import { findGame, games, gameTitle } from './games/registry.js';
 import { cutChars, limit } from './limits.js';
 import { linkRules, rulesLink } from './rules/links.js';
+import { loadHistory, renderHistory } from './history.js';
+import { newTable } from './store.js';
+import { signed } from './seats.js';
+
+/* How often the lobby asks again for the player's tables while it is shown. */
+const MINE_REFRESH_MS = 10000;
 
 /* Table codes: 12 characters (6 for tables opened before codes grew), letters and digits without
  * look-alikes (PROTOCOL.md). */
@@ -56,7 +68,10 @@ function readCreateForm(form) {
  */
 export function accountProblem(name, password) {
   const chars = Array.from(name.trim());
-  if (chars.length < limit('account_min_chars') || chars.length > limit('account_max_chars')) return 'account.err.nameLength';
+  /* 3 characters, or 2 wide ones (小明): CJK ideographs, kana and Hangul syllables */
+  const wide = chars.length > 0 && chars.every((c) => /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3005\u30fc\uac00-\ud7a3]/u.test(c) && !/[\uff61-\uff9f]/u.test(c));
+  const least = wide ? Math.min(limit('account_min_chars'), limit('account_min_wide_chars') || limit('account_min_chars')) : limit('account_min_chars');
+  if (chars.length < least || chars.length > limit('account_max_chars')) return 'account.err.nameLength';
   if (!/^[\p{L}\p{M}0-9_.-]+$/u.test(name.trim())) return 'account.err.nameChars';
   if (!/[\p{L}0-9]/u.test(name)) return 'account.err.nameChars';
   const bytes = new TextEncoder().encode(password).length;
@@ -276,10 +291,157 @@ function filterBar(app) {
   return form;
 }
 
+/* --- your tables: where you are, and where you played --- */
+
+/* What the lobby knows of the player's tables (kept on app.state across mounts). */
+function mineOf(app) {
+  if (!app.state.mine) {
+    app.state.mine = { open: [], past: [], loaded: false, loading: false, askedAt: 0, error: null,
+      openHistory: null, histories: new Map() };
+  }
+  return app.state.mine;
+}
+
+/* Asks the server for the player's tables, unless an answer is on its way or fresh. */
+function askMine(app, force) {
+  const mine = mineOf(app);
+  if (mine.me !== app.me()) { /* another player (logged in or out): nothing of the last one's */
+    Object.assign(mine, { me: app.me(), open: [], past: [], loaded: false, askedAt: 0, error: null, openHistory: null });
+    mine.histories.clear();
+  }
+  if (mine.loading || app.state.status !== 'online' || !app.me()) return;
+  if (!force && mine.loaded && Date.now() - mine.askedAt < MINE_REFRESH_MS) return;
+  mine.loading = true;
+  mine.askedAt = Date.now();
+  app.request({ type: 'my_tables' }).then((reply) => {
+    mine.open = Array.isArray(reply.tables) ? reply.tables : [];
+    mine.past = Array.isArray(reply.past) ? reply.past : [];
+    mine.error = null;
+  }, (err) => {
+    mine.error = err;
+  }).finally(() => {
+    mine.loading = false;
+    mine.loaded = true;
+    app.rerender();
+  });
+}
+
+/* The page left every table it stays at: the others see this player away, not online. */
+function leftTables(app) {
+  for (const [code, ts] of app.tables) {
+    if (ts.info && ts.phase !== 'closed' && !ts.stale) app.request({ type: 'presence', code, here: false }).catch(() => {});
+  }
+}
+
+function whenText(ms) {
+  if (!Number.isFinite(ms) || ms <= 0) return '';
+  try {
+    return new Date(ms).toLocaleString(lang(), { dateStyle: 'short', timeStyle: 'short' });
+  } catch {
+    return '';
+  }
+}
+
+function openTableRow(app, entry) {
+  const seated = Number.isInteger(entry.seat);
+  const facts = [
+    entry.hand ? t('table.hand', { n: entry.hand }) : t(`lobby.state.${entry.state}`),
+    seated ? t('mine.seat', { wind: t('wind.' + entry.seat) }) : t('mine.watching'),
+  ];
+  if (entry.hosting) facts.push(t('table.host'));
+  return h('li', { class: `my-table${entry.your_turn ? ' my-turn' : ''}`, dataset: { code: entry.code, yourTurn: entry.your_turn ? 'true' : 'false' } },
+    h('div', { class: 'public-main' },
+      h('strong', {}, gameTitle(entry.game)), ' ', h('span', { class: 'code' }, entry.code),
+      entry.your_turn ? h('span', { class: 'badge badge-turn' }, t('mine.yourTurn')) : null),
+    h('div', { class: 'public-detail muted' }, facts.join(' · ')),
+    h('button', { type: 'button', class: 'back-to-table', dataset: { focus: `back-${entry.code}` },
+      onclick: () => app.navigate(`#/t/${entry.code}`) }, t('mine.back')));
+}
+
+/* A past table's history panel: a table state of its own, as history.js draws from. */
+function pastHistory(app, entry) {
+  const mine = mineOf(app);
+  let ts = mine.histories.get(entry.code);
+  if (!ts) {
+    ts = newTable(entry.code);
+    ts.info = { game: entry.game };
+    ts.options = entry.options || {};
+    ts.ui.showHistory = true;
+    mine.histories.set(entry.code, ts);
+  }
+  return ts;
+}
+
+function pastTableRow(app, entry) {
+  const mine = mineOf(app);
+  const open = mine.openHistory === entry.code;
+  const line = tn('mine.pastLine', entry.hands, { net: signed(entry.net || 0), when: whenText(entry.last_played_at) });
+  let panel = null;
+  if (open) {
+    const ts = pastHistory(app, entry);
+    ts.ui.showHistory = true;
+    panel = renderHistory(ts, app);
+  }
+  return h('li', { class: `past-table${entry.closed ? ' closed' : ''}`, dataset: { code: entry.code, closed: entry.closed ? 'true' : 'false' } },
+    h('div', { class: 'public-main' },
+      h('strong', {}, gameTitle(entry.game)), ' ', h('span', { class: 'code' }, entry.code),
+      h('span', { class: `badge ${entry.closed ? 'badge-closed' : 'badge-open'}` }, t(entry.closed ? 'mine.closed' : 'mine.open'))),
+    h('div', { class: 'public-detail muted' }, line),
+    h('button', { type: 'button', class: 'secondary past-history', 'aria-expanded': open ? 'true' : 'false',
+      dataset: { focus: `past-${entry.code}` }, onclick: () => {
+        mine.openHistory = open ? null : entry.code;
+        if (!open) {
+          const ts = pastHistory(app, entry);
+          ts.ui.showHistory = true;
+          loadHistory(ts, app);
+        }
+        app.rerender();
+      } }, t(open ? 'mine.hide' : 'mine.history')),
+    panel);
+}
+
+function mineSection(app) {
+  return h('section', { class: 'card', id: 'my-tables-section', 'aria-labelledby': 'my-tables-title' },
+    h('div', { class: 'section-head' },
+      h('h2', { id: 'my-tables-title' }, t('mine.title')),
+      h('button', { type: 'button', class: 'secondary', id: 'refresh-mine', onclick: () => askMine(app, true) }, t('lobby.refresh'))),
+    h('div', { id: 'my-tables-body', 'aria-live': 'polite' }));
+}
+
+function updateMine(container, app) {
+  const body = container.querySelector('#my-tables-body');
+  if (!body) return;
+  askMine(app, false);
+  const mine = mineOf(app);
+  /* an open history panel closed by its own button */
+  const shown = mine.openHistory && mine.histories.get(mine.openHistory);
+  if (shown && !shown.ui.showHistory) mine.openHistory = null;
+  const parts = [];
+  if (mine.error) parts.push(h('p', { class: 'error', role: 'alert' }, t('mine.failed', { message: mine.error.message || mine.error.code || '' })));
+  if (!mine.loaded) {
+    parts.push(h('p', { class: 'muted', role: 'status' }, t('mine.loading')));
+  } else {
+    parts.push(mine.open.length
+      ? h('ul', { id: 'my-tables', class: 'public-tables my-tables' }, mine.open.map((e) => openTableRow(app, e)))
+      : h('p', { class: 'muted', id: 'my-tables-none' }, t('mine.none')));
+    parts.push(h('h3', { id: 'past-tables-title' }, t('mine.pastTitle')));
+    parts.push(mine.past.length
+      ? h('ul', { id: 'past-tables', class: 'public-tables past-tables' }, mine.past.map((e) => pastTableRow(app, e)))
+      : h('p', { class: 'muted', id: 'past-tables-none' }, t('mine.pastNone')));
+  }
+  /* keep focus on the button that was pressed across the redraw */
+  const focused = document.activeElement && body.contains(document.activeElement) ? document.activeElement.dataset.focus : null;
+  replace(body, parts);
+  if (focused) body.querySelector(`[data-focus="${focused}"]`)?.focus();
+}
+
 export function mountLobby(container, app) {
   const named = Boolean(app.state.name) && !app.state.editingName;
+  leftTables(app);
+  mineOf(app).askedAt = 0; /* ask afresh on each visit */
   replace(container, h('div', { id: 'lobby', class: 'lobby' },
     named ? h('div', { class: 'greeting card', id: 'greeting' }) : nameForm(app),
+    named ? mineSection(app) : null,
     accountCard(app),
     named ? h('section', { class: 'card', id: 'public-section', 'aria-labelledby': 'public-title' },
       h('div', { class: 'section-head' },
@@ -293,6 +455,7 @@ export function mountLobby(container, app) {
 }
 
 export function updateLobby(container, app) {
+  updateMine(container, app);
   const greeting = container.querySelector('#greeting');
   if (greeting) {
     const account = app.account();

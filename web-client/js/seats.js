@@ -6,7 +6,12 @@
  * replayed step looks as the player saw it; what is on the table between the seats is the
  * game's (registry.js).
  *
- * A scene is { seats, view, deciding, mySeat, scores, gameState, hostId, meId, options, phase }:
+ * A seat with nobody in it shows no score and none of the game's badges or figures; between hands
+ * a seat shows the last hand's figures (what it won, what it holds) only when its holder is the one who played
+ * it (scene.handSeats), so a newcomer never seems to inherit what the last holder won. A player
+ * connected but away from the table's page is shown "away", not online.
+ *
+ * A scene is { seats, view, deciding, mySeat, scores, gameState, hostId, meId, options, phase, handSeats }:
  * seats and view as the server sent them, gameState the table's `game_state`, deciding a list of
  * { seat, kind, deadline } where deadline is a local time in ms for a person's countdown, null
  * while a bot covers the seat (or there is no timer), and absent for a replayed step.
@@ -83,21 +88,39 @@ export function avatar(s, name, dot) {
     letter.toUpperCase(), dot);
 }
 
+/* Whether the seat's holder now is the one who played the hand shown between hands (always
+ * true while a hand is played, or when the scene does not say who played it). */
+export function heldByHandPlayer(scene, seat) {
+  if (scene.phase === 'playing' || !Array.isArray(scene.handSeats)) return true;
+  const now = scene.seats[seat] || {};
+  const then = scene.handSeats[seat] || {};
+  return now.player ? now.player === then.player : Boolean(now.bot) && Boolean(then.bot);
+}
+
+/* "online", "away" (connected, but not at the table's page) or "offline"; '' for a bot or nobody. */
+export function presenceOf(s) {
+  if (!s.player) return '';
+  if (!s.connected) return 'offline';
+  return s.away ? 'away' : 'online';
+}
+
 /* One seat: name, who it is (you, bot, host), connection, the game's badges and figures, score, timer. */
 export function renderSeat(game, scene, seat, controls) {
   const s = scene.seats[seat] || {};
   const filled = s.bot || s.player;
   const isMe = scene.mySeat === seat;
   const decision = decisionOf(scene, seat);
+  const presence = presenceOf(s);
   const badges = [];
   if (isMe) badges.push(badge(t('table.you'), 'badge-you'));
   if (s.bot) badges.push(badge(t('table.bot'), 'badge-bot'));
   if (s.player && s.player === scene.hostId) badges.push(badge(t('table.host'), 'badge-host'));
-  if (s.player && !s.connected) badges.push(badge(t('table.offline'), 'badge-offline'));
-  badges.push(...game.seatBadges(scene, seat));
-  const stats = [...game.seatStats(scene, seat)];
-  if (scene.scores) stats.push(stat('stat-score', t('table.score'), signed(scene.scores[seat])));
-  const status = s.player ? (s.connected ? t('table.online') : t('table.offline')) : '';
+  if (presence === 'offline') badges.push(badge(t('table.offline'), 'badge-offline'));
+  if (presence === 'away') badges.push(badge(t('table.away'), 'badge-away', t('table.awayHelp')));
+  if (filled) badges.push(...game.seatBadges(scene, seat));
+  const stats = filled && heldByHandPlayer(scene, seat) ? [...game.seatStats(scene, seat)] : [];
+  if (scene.scores && filled) stats.push(stat('stat-score', t('table.score'), signed(scene.scores[seat])));
+  const status = presence ? t('table.' + presence) : '';
   const where = relativePosition(seat, scene.mySeat);
   return h('section', {
     class: `seat seat-${where}${decision ? ' to-act' : ''}${filled ? '' : ' seat-empty'}${isMe ? ' seat-me' : ''}`,
@@ -106,7 +129,7 @@ export function renderSeat(game, scene, seat, controls) {
   },
   h('div', { class: 'seat-head' },
     avatar(s, playerName(scene.seats, seat),
-      h('span', { class: `conn-dot ${s.player ? (s.connected ? 'on' : 'off') : (s.bot ? 'on' : 'none')}`, 'aria-hidden': 'true' })),
+      h('span', { class: `conn-dot ${s.player ? ({ online: 'on', away: 'away', offline: 'off' })[presence] : (s.bot ? 'on' : 'none')}`, 'aria-hidden': 'true' })),
     h('span', { class: 'seat-wind' }, t('wind.' + seat)),
     h('span', { class: 'seat-name' }, playerName(scene.seats, seat))),
   h('div', { class: 'seat-badges' }, badges),

@@ -15,6 +15,13 @@
  * locked the table through `locked`. The chat panel's lines (chat, and who joined and left) are
  * kept from the events this page saw.
  *
+ * Scores and results follow players, not seats (PROTOCOL.md, "Scores follow players"): `scores`
+ * are those of whoever holds each seat now; `handPlayers` are who played the hand of `view` (the
+ * one on, or the last), from the snapshot's `hand_players`, the seats at `hand_started` and
+ * `hand_over`'s `players`, so the settlement and the board between hands name the players who
+ * played it even after one left and another sat down. A `bank` event is a new bank drawn between
+ * hands.
+ *
  * Nothing here reads a game's view or result beyond what every game has (registry.js).
  */
 import { gameFor } from './games/registry.js';
@@ -28,6 +35,8 @@ export function newTable(code) {
     watchers: [], /* [{ player, name }]: members without a seat */
     chat: [], /* the chat panel's lines, oldest first: { kind: chat|joined|left|removed, player, from, text } */
     lastResult: null, closed: null,
+    bankDrawn: false, /* a new bank was drawn since the last hand ended (a `bank` event) */
+    handPlayers: null, /* the seats of the hand in `view` as it was played: [{ player, name, bot, connected }] */
     nextHandAt: null, /* local time the next hand starts unless all are ready first (hand_over's next_hand_ms) */
     paused: false, /* the server cannot save moves right now and waits (a `paused` event) */
     stale: false,  /* parked for a restart: join again once reconnected */
@@ -51,14 +60,33 @@ function seatOf(seats, playerId) {
   return i >= 0 ? i : null;
 }
 
-/* The settlement shown between hands: the hand's result with the table as it ended. */
+/* Seats in the shape seats.js draws from a list of { seat, player, name, bot } (hand_over's
+ * `players`, the snapshot's `hand_players`); null when there is none. */
+export function seatsFromPlayers(players) {
+  if (!Array.isArray(players) || players.length !== 4) return null;
+  const seats = [0, 1, 2, 3].map(() => ({ player: null, name: null, bot: false, connected: true }));
+  for (const p of players) {
+    if (p && Number.isInteger(p.seat) && p.seat >= 0 && p.seat < 4) {
+      seats[p.seat] = { player: p.player || null, name: p.name || null, bot: Boolean(p.bot), connected: true };
+    }
+  }
+  return seats;
+}
+
+/* Who holds the seats now, as a hand's players: at a hand's start, they are who plays it. */
+function playersOfSeats(seats) {
+  return (seats || []).map((s) => ({ player: (s && s.player) || null, name: (s && s.name) || null,
+    bot: Boolean(s && s.bot), connected: true }));
+}
+
+/* The settlement shown between hands: the hand's result, named after who played it. */
 function settledHand(ts, hand, result, view) {
   return {
     hand, result,
     gameState: ts.gameState,
     view: view || null,
     options: ts.options,
-    seats: ts.seats.map((s) => ({ ...s })),
+    seats: (ts.handPlayers || ts.seats).map((s) => ({ ...s })),
     scores: null,
   };
 }
@@ -72,6 +100,7 @@ export function applySnapshot(ts, msg) {
   ts.deciding = decidingFrom(info.deciding);
   ts.mySeat = Number.isInteger(msg.seat) ? msg.seat : null;
   ts.scores = info.scores.slice();
+  followScores(ts);
   ts.gameState = info.game_state === undefined ? null : info.game_state;
   ts.phase = info.state;
   ts.hostId = info.host;
@@ -83,6 +112,7 @@ export function applySnapshot(ts, msg) {
   ts.watchers = Array.isArray(info.watchers) ? info.watchers.map((w) => ({ player: w.player, name: w.name })) : [];
   ts.closed = info.state === 'closed' ? ts.closed || '' : null;
   ts.stale = false;
+  ts.handPlayers = seatsFromPlayers(info.hand_players);
   const view = msg.view;
   if (view && view.over && view.result && ts.phase !== 'playing') {
     const entry = settledHand(ts, info.hands_played, view.result, view);
@@ -140,12 +170,19 @@ function followChat(ts, ev) {
   if (ts.chat.length > CHAT_KEPT) ts.chat.splice(0, ts.chat.length - CHAT_KEPT);
 }
 
+/* Each seat carries its holder's running score: it changes with who sits there, not only at a
+ * hand's end (a newcomer's is 0, a returning player's their own). */
+function followScores(ts) {
+  if (ts.seats.length === 4 && ts.seats.every((s) => s && Number.isInteger(s.score))) ts.scores = ts.seats.map((s) => s.score);
+}
+
 /* One event; me is the player's id ("p3"). Returns true when a hand finished. */
 export function applyEvent(ts, msg, me) {
   const ev = msg.event;
   const seatsBefore = ts.seats;
   ts.seq = msg.seq;
   ts.seats = msg.seats || ts.seats;
+  followScores(ts);
   followWatchers(ts, ev, seatsBefore);
   followChat(ts, ev);
   if (msg.view !== undefined) ts.view = msg.view; /* events that change no view come without one */
@@ -153,6 +190,8 @@ export function applyEvent(ts, msg, me) {
   ts.mySeat = seatOf(ts.seats, me);
   switch (ev.kind) {
     case 'hand_started':
+      ts.handPlayers = playersOfSeats(ts.seats);
+      ts.bankDrawn = false;
       ts.phase = 'playing';
       ts.handsPlayed = ev.hand;
       if (ev.game_state !== undefined) ts.gameState = ev.game_state;
@@ -161,6 +200,8 @@ export function applyEvent(ts, msg, me) {
       ts.ui.game = {};
       break;
     case 'hand_over': {
+      ts.handPlayers = seatsFromPlayers(ev.players) || ts.handPlayers;
+      ts.bankDrawn = false;
       const entry = settledHand(ts, ev.hand, ev.result, msg.view);
       ts.phase = 'between_hands';
       ts.scores = Array.isArray(ev.scores) ? ev.scores.slice() : ts.scores.map((s, i) => s + ev.result.net[i]);
@@ -172,6 +213,10 @@ export function applyEvent(ts, msg, me) {
     }
     case 'waiting':
       ts.phase = 'waiting';
+      break;
+    case 'bank': /* the bank's holder left between hands: a new bank */
+      if (ev.game_state !== undefined) ts.gameState = ev.game_state;
+      ts.bankDrawn = true; /* the settlement's "next" line no longer holds: the page says so */
       break;
     case 'host':
       ts.hostId = ev.player;

@@ -20,13 +20,19 @@ import { loadHistory, renderHistory } from './history.js';
 import { mountChat, updateChat } from './chat.js';
 import { noteTurn, soundToggle } from './alerts.js';
 
-/* The scene the board draws for the live table. */
+/* The scene the board draws for the live table. handSeats: who played the hand shown. */
 export function liveScene(ts, meId) {
   return {
     seats: ts.seats, view: ts.phase === 'playing' || ts.lastResult ? ts.view : null, deciding: ts.deciding,
     mySeat: ts.mySeat, scores: ts.scores, gameState: ts.gameState,
-    hostId: ts.hostId, meId, options: ts.options, phase: ts.phase,
+    hostId: ts.hostId, meId, options: ts.options, phase: ts.phase, handSeats: ts.handPlayers,
   };
+}
+
+/* The middle of the board between hands is the last hand's: what was played and won is named
+ * after who played it, not after whoever sits there now. */
+function centerScene(scene) {
+  return scene.phase !== 'playing' && scene.view && Array.isArray(scene.handSeats) ? { ...scene, seats: scene.handSeats } : scene;
 }
 
 /* What the game's controls draw from and act through; read when used, so a click checks the latest state. */
@@ -59,6 +65,9 @@ function copyText(text) {
 let handBarObserver = null;
 
 export function mountTable(container, app, code) {
+  /* back at a table this page had already joined (from the lobby): the others see it here again */
+  const ts = app.tables.get(code);
+  if (ts && ts.info && ts.phase !== 'closed') app.request({ type: 'presence', code, here: true }).catch(() => {});
   replace(container,
     h('div', { id: 'table-page', class: 'table-page', dataset: { code } },
       h('header', { class: 'table-bar', id: 'table-bar' }),
@@ -245,7 +254,7 @@ function renderWatchers(ts, app) {
 
 function renderBoard(ts, app, game, scene) {
   const seats = [0, 1, 2, 3].map((seat) => renderSeat(game, scene, seat, seatControls(ts, app, seat)));
-  return [seats, h('div', { class: 'board-center' }, game.renderCenter(scene))];
+  return [seats, h('div', { class: 'board-center' }, game.renderCenter(centerScene(scene)))];
 }
 
 /* --- between hands --- */
@@ -285,5 +294,6 @@ export function nextHandText(at) {
 }
 
 function renderLastResult(ts, app, game) {
-  return [nextHandBar(ts, app), game.renderSettlement(ts.lastResult, { id: 'settlement', footer: null })];
+  const drawn = ts.bankDrawn && ts.phase !== 'playing' ? h('p', { class: 'notice', id: 'bank-drawn' }, t('table.bankDrawn')) : null;
+  return [nextHandBar(ts, app), drawn, game.renderSettlement(ts.lastResult, { id: 'settlement', footer: null })];
 }
