@@ -460,6 +460,33 @@ typedef void (*store_audit_cb)(void *ctx, const store_error *error, const store_
  * STORE_AUDIT_PAGE_MAX). */
 bool store_audit_list(store *s, int64_t before, int limit, store_audit_cb cb, void *ctx);
 
+/* Which audit entries: each field narrows, its zero or "" means any (matched exactly, as values). */
+typedef struct store_audit_filter {
+    char action[STORE_AUDIT_ACTION_MAX + 1];
+    int64_t player_id;
+} store_audit_filter;
+
+/* store_audit_list, narrowed by filter (NULL: every entry). */
+bool store_audit_query(store *s, const store_audit_filter *filter, int64_t before, int limit, store_audit_cb cb,
+                       void *ctx);
+
+/* ---- Adjustments: an admin's correction of a balance, never an edit of a row ---- */
+
+#define STORE_ADJUST_UNITS_MAX 1000000   /* |units| of one adjustment at most */
+#define STORE_ADJUST_REASON_MAX 200      /* an adjustment's reason, in characters (UTF-8) */
+#define STORE_ADJUSTMENTS_ACCOUNT "~adjustments" /* the account that takes every counter-row */
+#define STORE_ADJUSTMENTS_GAME "adjustment"      /* the game of the table adjustments are booked at */
+
+/* Books an adjustment of `units` (not 0, |units| <= STORE_ADJUST_UNITS_MAX) to player_id, by
+ * admin_id, for `reason` (1 to STORE_ADJUST_REASON_MAX characters of UTF-8, no control
+ * characters): a hand of its own at the adjustments table (migration 0007), whose result records
+ * the admin and the reason, and two ledger rows with reason "adjustment" in the hash chain, the
+ * player's then the adjustments account's counter-row, summing to zero. Answers the first row's
+ * id (the counter-row's is the next). STORE_INVALID for bad input or a player who does not exist
+ * (or is the adjustments account); nothing is written then. */
+bool store_adjust(store *s, int64_t admin_id, int64_t player_id, int64_t units, const char *reason,
+                  store_id_cb cb, void *ctx);
+
 /* ---- Administration from the command line, never from the network ---- */
 
 /* Sets or clears the admin flag of the account `name`, on the database at path (migrating it

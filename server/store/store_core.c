@@ -174,6 +174,9 @@ static void free_input(store_req *r)
         free(r->in.hand_end.entries);
         free(r->in.hand_end.next_game_state);
         break;
+    case STORE_KIND_ADJUST:
+        free(r->in.adjust.result);
+        break;
     default:
         break;
     }
@@ -235,6 +238,7 @@ static void deliver(store_req *r)
         r->cb.done(r->ctx, &r->error);
         break;
     case STORE_KIND_AUDIT_APPEND:
+    case STORE_KIND_ADJUST:
         r->cb.id(r->ctx, &r->error, ok ? r->out.id : 0);
         break;
     case STORE_KIND_AUDIT_LIST:
@@ -530,6 +534,8 @@ static store_status run_request(store *s, store_req *r)
     case STORE_KIND_AUDIT_LIST:
         forget_reads(r);
         return ops->audit_list(b, &r->in.audit_list, &r->out.audit, &r->out.n_audit, e);
+    case STORE_KIND_ADJUST:
+        return ops->adjust(b, &r->in.adjust, &r->out.id, e);
     case STORE_KIND_COUNT:
         break;
     }
