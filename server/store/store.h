@@ -140,6 +140,9 @@ store *store_open(uv_loop_t *loop, const char *path, const store_options *option
  * so keep running the loop after store_close (as with any libuv handle). NULL is a no-op. */
 void store_close(store *s);
 
+/* Loop thread: requests made and not yet answered (the store's queue, for health figures). */
+long store_unanswered(const store *s);
+
 /* ---- Players, accounts, sessions ---- */
 
 typedef void (*store_done_cb)(void *ctx, const store_error *error);

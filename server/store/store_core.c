@@ -682,3 +682,8 @@ void store_close(store *s)
     s->ops->close(s->backend);
     uv_close((uv_handle_t *)&s->flush, on_flush_closed);
 }
+
+long store_unanswered(const store *s)
+{
+    return s->unanswered;
+}
