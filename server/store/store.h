@@ -479,10 +479,11 @@ bool store_audit_query(store *s, const store_audit_filter *filter, int64_t befor
 #define STORE_ADJUST_REASON_MAX 200      /* an adjustment's reason, in characters (UTF-8) */
 #define STORE_ADJUSTMENTS_ACCOUNT "~adjustments" /* the account that takes every counter-row */
 #define STORE_ADJUSTMENTS_GAME "adjustment"      /* the game of the table adjustments are booked at */
+#define STORE_ADJUSTMENTS_CODE "~ADJUST"         /* and its code */
 
 /* Books an adjustment of `units` (not 0, |units| <= STORE_ADJUST_UNITS_MAX) to player_id, by
  * admin_id, for `reason` (1 to STORE_ADJUST_REASON_MAX characters of UTF-8, no control
- * characters): a hand of its own at the adjustments table (migration 0007), whose result records
+ * characters): a hand of its own at the adjustments table (made by the first), whose result records
  * the admin and the reason, and two ledger rows with reason "adjustment" in the hash chain, the
  * player's then the adjustments account's counter-row, summing to zero. Answers the first row's
  * id (the counter-row's is the next). STORE_INVALID for bad input or a player who does not exist

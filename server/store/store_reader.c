@@ -284,7 +284,7 @@ store_status store_reader_player(store_reader *r, int64_t id, json_t **out, stor
     " FROM game_tables AS t LEFT JOIN players AS h ON h.id = t.host_player_id"
 
 static const char tables_sql[] =
-    TABLE_COLUMNS " WHERE t.id > 0 AND (?1 = 0 OR t.id < ?1) AND (?2 = '' OR t.code = ?2) AND (?3 = '' OR t.game = ?3)"
+    TABLE_COLUMNS " WHERE t.game <> '" STORE_ADJUSTMENTS_GAME "' AND (?1 = 0 OR t.id < ?1) AND (?2 = '' OR t.code = ?2) AND (?3 = '' OR t.game = ?3)"
                   " AND (?4 = '' OR (?4 = 'closed') = (t.state = 'closed')) ORDER BY t.id DESC LIMIT ?5";
 static const char table_sql[] = TABLE_COLUMNS " WHERE t.id = ?1";
 static const char table_hands_sql[] =

@@ -75,6 +75,7 @@ typedef enum sqlite_stmt_id {
     STMT_AUDIT_PAGE,
     STMT_ADJUST_BOOK,
     STMT_ADJUST_HAND,
+    STMT_ADJUST_TABLE,
     STMT_COUNT
 } sqlite_stmt_id;
 

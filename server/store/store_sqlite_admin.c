@@ -25,11 +25,16 @@ static const char *const sql[STMT_COUNT] = {
                         " FROM admin_audit AS a LEFT JOIN players AS p ON p.id = a.player_id"
                         " WHERE (?1 = 0 OR a.id < ?1) AND (?3 = '' OR a.action = ?3) AND (?4 = 0 OR a.player_id = ?4)"
                         " ORDER BY a.id DESC LIMIT ?2",
-    /* The adjustments account and table that migration 0007 made, and the table's last hand. */
+    /* The adjustments account that migration 0007 made, the adjustments table (0 until the first
+     * adjustment makes it), and that table's last hand. */
     [STMT_ADJUST_BOOK] = "SELECT (SELECT id FROM players WHERE account_name = '" STORE_ADJUSTMENTS_ACCOUNT "'"
-                         " AND kind = 'account'), t.id, (SELECT coalesce(max(number), 0) FROM hands"
-                         " WHERE table_id = t.id) FROM game_tables AS t WHERE t.game = '" STORE_ADJUSTMENTS_GAME "'"
-                         " ORDER BY t.id LIMIT 1",
+                         " AND kind = 'account'), coalesce(t.id, 0), (SELECT coalesce(max(number), 0) FROM hands"
+                         " WHERE table_id = t.id) FROM (SELECT 1) LEFT JOIN game_tables AS t ON t.game = '"
+                         STORE_ADJUSTMENTS_GAME "'",
+    [STMT_ADJUST_TABLE] = "INSERT INTO game_tables (game, options, host_player_id, code, is_public, seats, state,"
+                          " hands_played, created_at, updated_at, turn_seconds, game_state) VALUES ('"
+                          STORE_ADJUSTMENTS_GAME "', '{}', NULL, '" STORE_ADJUSTMENTS_CODE "', 0,"
+                          " '[null,null,null,null]', 'closed', 0, ?1, ?1, 30, '{}')",
     [STMT_ADJUST_HAND] = "INSERT INTO hands (table_id, number, seed, deal, game_state, started_at, result, finished_at)"
                          " VALUES (?1, ?2, 0, '{}', '{}', ?3, ?4, ?3)",
 };
@@ -185,7 +190,7 @@ store_status store_sqlite_adjust(void *b, const store_in_adjust *in, int64_t *id
     int rc = sqlite3_step(book);
     const bool found = rc == SQLITE_ROW && sqlite3_column_type(book, 0) != SQLITE_NULL;
     const int64_t account = found ? sqlite3_column_int64(book, 0) : 0;
-    const int64_t table = found ? sqlite3_column_int64(book, 1) : 0;
+    int64_t table = found ? sqlite3_column_int64(book, 1) : 0;
     const int64_t number = found ? sqlite3_column_int64(book, 2) + 1 : 0;
     sqlite3_reset(book);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -196,6 +201,16 @@ store_status store_sqlite_adjust(void *b, const store_in_adjust *in, int64_t *id
     if (in->player_id == account)
         return store_error_set(error, STORE_INVALID, "The adjustments account itself cannot be adjusted.");
     const int64_t now = store_now_ms(&q->options);
+    if (table == 0) {
+        sqlite3_stmt *make = stmt(q, STMT_ADJUST_TABLE, error);
+        if (make == NULL)
+            return error->status;
+        sqlite3_bind_int64(make, 1, now);
+        rc = store_sqlite_step_reset(make);
+        if (rc != SQLITE_OK)
+            return store_sqlite_fail(q, rc, "making the adjustments table", error);
+        table = sqlite3_last_insert_rowid(q->db);
+    }
     sqlite3_bind_int64(hand, 1, table);
     sqlite3_bind_int64(hand, 2, number);
     sqlite3_bind_int64(hand, 3, now);
