@@ -1226,6 +1226,201 @@ START_TEST(test_an_adjustment_writes_a_zero_sum_pair_in_the_chain_and_bad_ones_w
 }
 END_TEST
 
+/* ---- Integrity on tampered databases ---- */
+
+static void sql_on_db(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, 5000);
+    char *err = NULL;
+    ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &err) == SQLITE_OK, "%s: %s", sql, err ? err : "");
+    sqlite3_close(db);
+}
+
+static int64_t int_on_db(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+/* The database (stopped) as it was, back from the copy; its key file never changes. */
+static void restore(const char *copy)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s-wal", db_path);
+    unlink(path);
+    snprintf(path, sizeof path, "%s-shm", db_path);
+    unlink(path);
+    unlink(db_path);
+    char sql[256];
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", db_path);
+    sql_on_db(copy, sql);
+}
+
+/* The problems of a check run on the tampered database (owned); the server is stopped after. */
+static json_t *problems_after(const char *tamper)
+{
+    sql_on_db(db_path, "DROP TRIGGER ledger_is_append_only_update; DROP TRIGGER ledger_is_append_only_delete;");
+    sql_on_db(db_path, tamper);
+    start_server();
+    admin_client a = admin_login("mei");
+    json_t *check = run_integrity(&a);
+    stop_server();
+    ck_assert(json_is_false(json_object_get(check, "ok")));
+    ck_assert_int_eq(json_integer_value(json_object_get(check, "hands_checked")),
+                     json_integer_value(json_object_get(check, "hands_total")));
+    json_t *problems = json_incref(json_object_get(check, "problems"));
+    json_decref(check);
+    return problems;
+}
+
+/* The first problem of that check (and, unless 0, that row), or NULL. */
+static json_t *find_problem(json_t *problems, const char *check, int64_t row)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(problems, i, p)
+    {
+        if (strcmp(json_string_value(json_object_get(p, "check")), check) == 0 &&
+            (row == 0 || json_integer_value(json_object_get(p, "row")) == row))
+            return p;
+    }
+    return NULL;
+}
+
+START_TEST(test_the_integrity_check_names_a_changed_amount_a_deleted_row_a_reordered_row_and_a_result_its_replay_denies)
+{
+    start();
+    table_client mei;
+    register_account(&mei, "Mei", "mei");
+    grant("mei");
+    play_with_bots(&mei, 3);
+    admin_client a = admin_login("mei");
+    json_t *clean = run_integrity(&a);
+    ck_assert_msg(json_is_true(json_object_get(clean, "ok")), "%s", json_dumps(clean, 0));
+    ck_assert_int_ge(json_integer_value(json_object_get(clean, "hands_checked")), 3);
+    ck_assert_int_eq(json_integer_value(json_object_get(clean, "rows_checked")),
+                     json_integer_value(json_object_get(clean, "rows_total")));
+    ck_assert_uint_eq(json_array_size(json_object_get(clean, "problems")), 0);
+    ck_assert_int_gt(json_integer_value(json_object_get(clean, "finished_at")), 0);
+    json_decref(clean);
+    json_t *log = admin_get(&a, "/api/admin/audit?action=integrity.start");
+    ck_assert_uint_eq(json_array_size(json_object_get(log, "entries")), 1);
+    json_decref(log);
+    tc_close(&mei);
+    stop_server();
+    char copy[160];
+    snprintf(copy, sizeof copy, "%s/clean.db", db_dir);
+    char sql[256];
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", copy);
+    sql_on_db(db_path, sql);
+
+    /* A changed amount: its hash no longer matches, its hand no longer sums to zero, and its
+     * replay gives another amount. */
+    json_t *problems = problems_after("UPDATE ledger SET units = units + 5 WHERE id = 3");
+    json_t *p = find_problem(problems, "chain", 3);
+    ck_assert_msg(p != NULL, "%s", json_dumps(problems, 0));
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(p, "message")), "hash"));
+    const int64_t hand_of_3 = int_on_db(db_path, "SELECT hand_id FROM ledger WHERE id = 3");
+    ck_assert_int_eq(json_integer_value(json_object_get(find_problem(problems, "zero_sum", 0), "hand")), hand_of_3);
+    ck_assert_int_eq(json_integer_value(json_object_get(find_problem(problems, "replay", 3), "hand")), hand_of_3);
+    json_decref(problems);
+
+    /* A deleted row: the ids jump over it. */
+    restore(copy);
+    problems = problems_after("DELETE FROM ledger WHERE id = 5");
+    p = find_problem(problems, "chain", 6);
+    ck_assert_msg(p != NULL, "%s", json_dumps(problems, 0));
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(p, "message")), "missing"));
+    ck_assert_ptr_nonnull(find_problem(problems, "zero_sum", 0));
+    json_decref(problems);
+
+    /* Two rows swapped: the first no longer follows the row before it. */
+    restore(copy);
+    problems = problems_after("UPDATE ledger SET id = -3 WHERE id = 3; UPDATE ledger SET id = 3 WHERE id = 2;"
+                              " UPDATE ledger SET id = 2 WHERE id = -3;");
+    ck_assert_msg(find_problem(problems, "chain", 2) != NULL, "%s", json_dumps(problems, 0));
+    json_decref(problems);
+
+    /* A stored result its replay does not give (the hands are not in the chain: only the replay
+     * can tell). */
+    restore(copy);
+    const int64_t second_hand = int_on_db(db_path, "SELECT id FROM hands ORDER BY id LIMIT 1 OFFSET 1");
+    problems = problems_after("UPDATE hands SET result = json_set(result, '$.forged', 1)"
+                              " WHERE id = (SELECT id FROM hands ORDER BY id LIMIT 1 OFFSET 1)");
+    ck_assert_uint_eq(json_array_size(problems), 1);
+    p = json_array_get(problems, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(p, "check")), "replay");
+    ck_assert_int_eq(json_integer_value(json_object_get(p, "hand")), second_hand);
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(p, "message")), "result"));
+    json_decref(problems);
+
+    /* And `teahouse admin verify` finds it too, naming the hand. */
+    char command[512], out[2048] = "";
+    snprintf(command, sizeof command, "'%s' admin verify --db '%s' 2>&1", binary, db_path);
+    FILE *f = popen(command, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    int status = pclose(f);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "%s", out);
+    char named[64];
+    snprintf(named, sizeof named, "Hand %" PRId64 " (replay", second_hand);
+    ck_assert_msg(strstr(out, named) != NULL, "%s", out);
+    unlink(copy);
+    remove_db_files();
+}
+END_TEST
+
+START_TEST(test_live_shows_the_open_tables_their_seats_and_the_health_figures)
+{
+    start();
+    table_client mei, w;
+    register_account(&mei, "Mei", "mei");
+    grant("mei");
+    play_with_bots(&mei, 1);
+    connect_as(&w, "Watcher", NULL);
+    json_decref(request_ok(&w, json_pack("{s:s, s:s}", "type", "join_table", "code", mei.code), "snapshot"));
+    admin_client a = admin_login("mei");
+    json_t *j = admin_get(&a, "/api/admin/live");
+    json_t *tables = json_object_get(j, "tables");
+    ck_assert_uint_eq(json_array_size(tables), 1);
+    json_t *t = json_array_get(tables, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(t, "code")), mei.code);
+    ck_assert_str_eq(json_string_value(json_object_get(t, "game")), "tiengow");
+    ck_assert(json_is_false(json_object_get(t, "public")));
+    ck_assert(json_is_false(json_object_get(t, "paused")));
+    ck_assert_int_ge(json_integer_value(json_object_get(t, "hand")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(t, "spectators")), 1);
+    json_t *seats = json_object_get(t, "seats");
+    ck_assert_uint_eq(json_array_size(seats), 4);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(seats, 0), "nickname")), "Mei");
+    ck_assert(json_is_true(json_object_get(json_array_get(seats, 0), "connected")));
+    ck_assert(json_is_false(json_object_get(json_array_get(seats, 0), "bot")));
+    ck_assert(json_is_true(json_object_get(json_array_get(seats, 3), "bot")));
+    ck_assert(json_is_null(json_object_get(json_array_get(seats, 3), "nickname")));
+    json_t *health = json_object_get(j, "health");
+    ck_assert_int_ge(json_integer_value(json_object_get(health, "connections")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(health, "tables")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(health, "tables_paused")), 0);
+    ck_assert_int_ge(json_integer_value(json_object_get(health, "uptime_s")), 0);
+    ck_assert_int_gt(json_integer_value(json_object_get(health, "rss_bytes")), 1000000);
+    ck_assert(json_is_integer(json_object_get(health, "store_queue")));
+    json_decref(j);
+    tc_close(&mei);
+    tc_close(&w);
+    stop();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -1250,6 +1445,9 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_tables_are_filtered_by_code_game_and_state_and_a_table_shows_every_hand_with_its_seats);
     tcase_add_test(tc, test_a_hand_replays_step_by_step_for_both_games_from_the_deal_to_the_finished_hand);
     tcase_add_test(tc, test_an_adjustment_writes_a_zero_sum_pair_in_the_chain_and_bad_ones_write_nothing);
+    tcase_add_test(tc,
+                   test_the_integrity_check_names_a_changed_amount_a_deleted_row_a_reordered_row_and_a_result_its_replay_denies);
+    tcase_add_test(tc, test_live_shows_the_open_tables_their_seats_and_the_health_figures);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);
