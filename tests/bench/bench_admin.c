@@ -13,7 +13,8 @@
  *
  *   bench_admin [rows] [samples]      (defaults 1000000, 100)
  *
- * The database lives in a new directory under $TMPDIR (default /tmp), removed at the end.
+ * The database lives in a new directory under $TMPDIR (default /tmp), removed at the end (kept
+ * when BENCH_ADMIN_KEEP is set).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -474,6 +475,9 @@ int main(int argc, char **argv)
     printf("admin reads (store_reader.h):\n");
     time_reader(db, samples);
     time_integrity(db);
-    remove_dir(dir, db);
+    if (getenv("BENCH_ADMIN_KEEP")) /* to look at the query plans afterwards */
+        printf("kept %s\n", db);
+    else
+        remove_dir(dir, db);
     return 0;
 }
