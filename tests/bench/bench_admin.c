@@ -112,6 +112,21 @@ static void record(pool *p, const char *name)
     json_decref(options);
 }
 
+static void pool_free(pool *p)
+{
+    for (int i = 0; i < POOL; i++) {
+        pooled_hand *h = &p->hands[i];
+        for (size_t a = 0; a < h->n_actions; a++)
+            free(h->actions[a]);
+        free(h->actions);
+        free(h->seats);
+        free(h->state);
+        free(h->deal);
+        free(h->result);
+    }
+    free(p->options);
+}
+
 /* ---- The database, filled as the server would have written it ---- */
 
 typedef struct filler {
@@ -475,6 +490,8 @@ int main(int argc, char **argv)
     printf("admin reads (store_reader.h):\n");
     time_reader(db, samples);
     time_integrity(db);
+    pool_free(&pools[0]);
+    pool_free(&pools[1]);
     if (getenv("BENCH_ADMIN_KEEP")) /* to look at the query plans afterwards */
         printf("kept %s\n", db);
     else
