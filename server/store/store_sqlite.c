@@ -69,7 +69,7 @@ void store_sqlite_bind_text(sqlite3_stmt *stmt, int index, const char *text)
 
 void store_sqlite_bind_id_or_null(sqlite3_stmt *stmt, int index, int64_t id)
 {
-    if (id > 0)
+    if (id != 0) /* the adjustments account is -1 (migration 0007) */
         sqlite3_bind_int64(stmt, index, id);
     else
         sqlite3_bind_null(stmt, index);
@@ -339,6 +339,7 @@ static const store_backend_ops sqlite_ops = {
     .admin_session_close = store_sqlite_admin_close,
     .audit_append = store_sqlite_audit_append,
     .audit_list = store_sqlite_audit_list,
+    .adjust = store_sqlite_adjust,
     .max_player_id = store_sqlite_max_player_id,
     .verify_ledger = sqlite_verify_ledger,
     .close = sqlite_close,

@@ -63,8 +63,10 @@ typedef enum sqlite_stmt_id {
     STMT_LEDGER_INSERT,
     STMT_TABLE_GAME_STATE,
     /* store_sqlite_ledger_query.c */
-    STMT_LEDGER_PAGE,
-    STMT_LEDGER_TOTALS,
+    STMT_LEDGER_PAGE,                    /* and its variants, one a lead (5 more) */
+    STMT_LEDGER_PAGE_LAST = STMT_LEDGER_PAGE + 5,
+    STMT_LEDGER_TOTALS,                  /* and its variants: a lead, with or without the tables */
+    STMT_LEDGER_TOTALS_LAST = STMT_LEDGER_TOTALS + 11,
     /* store_sqlite_admin.c */
     STMT_ADMIN_ACCOUNT,
     STMT_ADMIN_SESSIONS_PURGE,
@@ -73,6 +75,10 @@ typedef enum sqlite_stmt_id {
     STMT_ADMIN_SESSION_DELETE,
     STMT_AUDIT_INSERT,
     STMT_AUDIT_PAGE,
+    STMT_ADJUST_BOOK,
+    STMT_ADJUST_HAND,
+    STMT_ADJUST_TABLE,
+    STMT_ADJUST_ACCOUNT,
     STMT_COUNT
 } sqlite_stmt_id;
 
@@ -148,6 +154,10 @@ store_status store_sqlite_table_save(void *b, const store_in_table *in, int64_t 
 store_status store_sqlite_hand_begin(void *b, const store_in_hand_begin *in, int64_t *id, store_error *error);
 store_status store_sqlite_action_append(void *b, const store_in_action *in, store_error *error);
 store_status store_sqlite_hand_finish(void *b, const store_in_hand_end *in, store_error *error);
+/* Appends rows for hand_id at table_id to the chain (ids, balances, hashes computed here). */
+store_status store_sqlite_append_ledger(store_sqlite *q, int64_t hand_id, int64_t table_id,
+                                       const store_ledger_entry *entries, size_t n_entries, int64_t now,
+                                       store_error *error);
 
 /* ---- The ledger for admins (store_sqlite_ledger_query.c) ---- */
 
@@ -164,5 +174,6 @@ store_status store_sqlite_admin_close(void *b, const store_in_session *in, store
 store_status store_sqlite_audit_append(void *b, const store_in_audit *in, int64_t *id, store_error *error);
 store_status store_sqlite_audit_list(void *b, const store_in_audit_list *in, store_audit_entry **entries, size_t *n,
                                      store_error *error);
+store_status store_sqlite_adjust(void *b, const store_in_adjust *in, int64_t *id, store_error *error);
 
 #endif
