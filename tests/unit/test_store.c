@@ -2466,6 +2466,27 @@ static played_answer played(int64_t player_id, const char *code, int limit)
     return a;
 }
 
+START_TEST(test_an_adjusted_players_tables_leave_out_the_adjustments_table)
+{
+    int64_t a = guest("A"), b = guest("B");
+    store_table t = table_template("PLAYED");
+    answer saved = save_table(&t);
+    expect_ok(&saved);
+    const store_ledger_entry rows[] = {entry(a, 0, 3, "settle"), entry(b, 1, -3, "settle")};
+    ok(finish_numbered(new_hand(saved.id, 1), 1, rows, 2));
+    answer adjusted = {0};
+    ck_assert(store_adjust(st, b, a, 7, "a refund", on_id, &adjusted));
+    wait_for(&adjusted);
+    expect_ok(&adjusted);
+
+    played_answer got = played(a, "", 10);
+    ck_assert_int_eq(got.error.status, STORE_OK);
+    ck_assert_uint_eq(got.n, 1); /* the table played, not the adjustments' */
+    ck_assert_str_eq(got.t[0].code, "PLAYED");
+    ck_assert_int_eq(got.t[0].units, 3);
+}
+END_TEST
+
 START_TEST(test_a_players_tables_are_those_they_played_at_closed_too_newest_first)
 {
     int64_t a = guest("A"), b = guest("B");
@@ -3665,6 +3686,7 @@ int main(void)
           test_another_key_is_refused_by_the_store_and_fails_verify,
           test_a_forger_without_the_key_who_rehashes_the_chain_is_caught_at_the_row_changed,
           test_a_ledger_rewritten_as_unkeyed_without_its_key_record_is_caught_and_not_reopened}},
+        {"adjustments", SQLITE_ONLY, {test_an_adjusted_players_tables_leave_out_the_adjustments_table}},
         {"conditions",
          SQLITE_ONLY,
          {test_a_lock_held_by_another_process_gives_a_clear_busy_error,
