@@ -52,3 +52,16 @@ game_hand *game_replay(const game_ops *game, const json_t *options, uint64_t see
     }
     return hand;
 }
+
+bool game_result_equal(const json_t *stored, const json_t *replayed)
+{
+    if (!json_is_object(stored) || !json_is_object(replayed))
+        return json_equal(stored, replayed);
+    json_t *game_part = json_copy((json_t *)stored); /* shallow: only the top keys are dropped */
+    if (game_part == NULL)
+        return false;
+    json_object_del(game_part, GAME_RESULT_PLAYERS_KEY);
+    bool same = json_equal(game_part, replayed);
+    json_decref(game_part);
+    return same;
+}

@@ -41,4 +41,12 @@ game_hand *game_replay(const game_ops *game, const json_t *options, uint64_t see
                        const game_logged_action *actions, size_t n, game_replay_step_cb step, void *ctx,
                        game_replay_error *err);
 
+/* The key the room adds to a hand's result when it stores it: who played each seat, as they were
+ * (the game's result_json never has it). */
+#define GAME_RESULT_PLAYERS_KEY "players"
+
+/* Whether a stored result is the one a replay gives: every key of the game's result equal, and
+ * nothing else in the stored one but the room's GAME_RESULT_PLAYERS_KEY. */
+bool game_result_equal(const json_t *stored, const json_t *replayed);
+
 #endif

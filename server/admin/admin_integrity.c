@@ -96,7 +96,7 @@ static void replay_hand(integrity_progress *p, const game_ops *game, const store
         problem(p, "replay", h->id, 0, "its stored actions do not finish the hand");
     } else {
         json_t *result = game->result_json(hand);
-        if (h->result == NULL || !json_equal(result, h->result)) {
+        if (h->result == NULL || !game_result_equal(h->result, result)) {
             problem(p, "replay", h->id, h->n_lines ? h->lines[0].id : 0,
                     "its stored result differs from the result its replay gives");
         } else {

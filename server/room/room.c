@@ -369,7 +369,7 @@ static bool store_hand_end_of(room *r, const game_hand *over, int64_t last_seq, 
     store_ledger_entry entries[GAME_MAX_LEDGER_LINES];
     json_t *result_json = r->game->result_json(over);
     if (result_json != NULL) /* who played it, as they were: history names them even after a rename */
-        json_object_set_new(result_json, "players", room_hand_players_json(r));
+        json_object_set_new(result_json, GAME_RESULT_PLAYERS_KEY, room_hand_players_json(r));
     json_t *next_state = r->game->next_table_state(over);
     store_hand_end end = {.hand_id = r->hand_id,
                           .last_seq = last_seq,

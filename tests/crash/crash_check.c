@@ -468,7 +468,7 @@ static void replay_hand(checker *c, const check_hand *h)
                     h->table->code, (long long)h->number, json_array_size(h->actions));
         if (h->result != NULL && over) {
             json_t *result = game->result_json(hand);
-            if (!json_equal(result, h->result)) {
+            if (!game_result_equal(h->result, result)) {
                 char *want = json_dumps(result, JSON_COMPACT), *got = json_dumps(h->result, JSON_COMPACT);
                 problem(c, "table %s hand %lld: the replay's result %.400s differs from the stored %.400s",
                         h->table->code, (long long)h->number, want ? want : "?", got ? got : "?");
