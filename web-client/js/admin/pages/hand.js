@@ -1,0 +1,141 @@
+/*
+ * hand — everything about one hand for an admin: every seat's full deal, every action in order
+ * with its tiles, the tricks (Tien Gow) or the claims (Tianjin), the settlement's ledger lines
+ * with their reasons, and a step-through replay (first / previous / next / last and a slider)
+ * that draws each step's view_admin. Opening the page is written in the audit log by the server.
+ *
+ * The step shown is in the hash (#/hands/40?step=7) only when chosen from outside; moving
+ * through the replay redraws the board in place, so the page keeps its place and focus.
+ */
+import { h, replace } from '../../dom.js';
+import { t } from '../../i18n.js';
+import { api } from '../api.js';
+import { describeAction, drawView } from '../board.js';
+import { gameName, reasonName, time } from '../format.js';
+import { amount, dataTable, facts, load, playerLink, seatName, seatWho, section, units } from '../ui.js';
+import { tileRow } from '../tiles.js';
+
+const arr = (v) => (Array.isArray(v) ? v : []);
+
+/* The deal of each seat from the first step's view: Tien Gow's [[faces]×4], Tianjin's {hands}. */
+export function dealOf(game, view) {
+  const deal = view && view.deal;
+  if (Array.isArray(deal)) return deal;
+  if (deal && Array.isArray(deal.hands)) return deal.hands;
+  return arr(view && view.hands);
+}
+
+function stepCaption(game, step, seats) {
+  if (!step) return [];
+  if (step.n === 0 || step.action === null || step.action === undefined) {
+    return step.event ? describeAction(game, null, step.event) : [t('adm.hand.deal')];
+  }
+  return [h('strong', {}, typeof step.seat === 'number' ? seatName(step.seat) : ''), ' ',
+    typeof step.seat === 'number' ? seatWho(seats[step.seat]) : null, ' ', describeAction(game, step.action, step.event)];
+}
+
+function replayer(game, steps, seats, start) {
+  let at = Math.min(Math.max(0, start), Math.max(0, steps.length - 1));
+  const last = steps.length - 1;
+  const board = h('div', { id: 'replay-board' });
+  const caption = h('p', { id: 'replay-caption', class: 'adm-caption', 'aria-live': 'polite' });
+  const counter = h('span', { id: 'replay-step' });
+  const slider = h('input', { type: 'range', id: 'replay-slider', min: 0, max: Math.max(0, last), value: at, step: 1,
+    'aria-label': t('adm.replay.slider') });
+  const btn = (id, key, fn) => h('button', { type: 'button', class: 'secondary', id, onclick: fn }, t(key));
+  const first = btn('replay-first', 'adm.replay.first', () => show(0));
+  const prev = btn('replay-prev', 'adm.replay.prev', () => show(at - 1));
+  const next = btn('replay-next', 'adm.replay.next', () => show(at + 1));
+  const end = btn('replay-last', 'adm.replay.last', () => show(last));
+  slider.addEventListener('input', () => show(Number(slider.value)));
+  const list = h('ol', { class: 'adm-steps', id: 'hand-actions', start: 0 });
+
+  function show(i) {
+    at = Math.min(Math.max(0, i), last);
+    const step = steps[at];
+    slider.value = String(at);
+    counter.textContent = t('adm.replay.of', { i: at, n: last });
+    first.disabled = at === 0;
+    prev.disabled = at === 0;
+    next.disabled = at >= last;
+    end.disabled = at >= last;
+    replace(caption, ...stepCaption(game, step, seats));
+    replace(board, drawView(game, step && step.view, seats));
+    board.dataset.step = String(at);
+    for (const li of list.children) li.classList.toggle('current', Number(li.dataset.step) === at);
+  }
+
+  for (const [i, step] of steps.entries()) {
+    list.append(h('li', { dataset: { step: String(i) } },
+      h('button', { type: 'button', class: 'link', onclick: () => show(i) }, `${i}.`), ' ', ...stepCaption(game, step, seats)));
+  }
+  const controls = h('div', { class: 'adm-replay-controls' }, first, prev, slider, next, end, counter);
+  if (steps.length) show(at);
+  else replace(board, h('p', { class: 'muted' }, t('adm.replay.none')));
+  return { view: [controls, caption, board], list };
+}
+
+function tricksSection(game, steps) {
+  const lastView = steps.length ? steps[steps.length - 1].view : null;
+  if (game === 'tiengow') {
+    const tricks = arr(lastView && lastView.tricks);
+    return section(t('adm.hand.tricks'), dataTable('hand-tricks', [
+      { key: 'adm.col.trick' }, { key: 'adm.col.leader' }, { key: 'adm.col.plays' }, { key: 'adm.col.winner' },
+    ], tricks.map((tr, i) => ({
+      cells: [String(i + 1), seatName(tr.leader),
+        h('div', { class: 'adm-trickplays' }, arr(tr.plays).map((p) => h('span', { class: `adm-play${p.discard ? ' discard' : ''}` },
+          seatName(p.seat), ' ', p.discard ? t('adm.act.discard') : '', tileRow('tiengow', p.play || p.discard, { small: true })))),
+        tr.winner >= 0 ? seatName(tr.winner) : '—'],
+    }))));
+  }
+  /* Tianjin: the claims and kongs, from the events, in order */
+  const claims = steps.filter((s) => s.event && ['pung', 'kong', 'concealed_kong', 'added_kong', 'win'].some((k) => k in s.event));
+  return section(t('adm.hand.claims'), dataTable('hand-claims', [
+    { key: 'adm.col.step' }, { key: 'adm.col.seat' }, { key: 'adm.col.claim' },
+  ], claims.map((s) => ({ cells: [String(s.n), seatName(s.event.seat ?? s.seat), h('span', {}, describeAction('tianjin', null, s.event))] })),
+  { empty: t('adm.hand.noClaims') }));
+}
+
+export function render(ctx) {
+  const id = ctx.parts[1];
+  const body = h('div', { id: 'hand-body' });
+  ctx.main.append(body);
+  load(body, () => api(`hands/${encodeURIComponent(id)}`), (data) => {
+    const hd = data.hand || {};
+    const game = hd.game;
+    const steps = arr(data.steps);
+    const seats = arr(hd.seats);
+    const deal = dealOf(game, steps[0] && steps[0].view);
+    const lines = arr(data.lines);
+    const rp = replayer(game, steps, seats, Number(ctx.query.get('step')) || 0);
+    const result = hd.result && typeof hd.result === 'object' ? hd.result : null;
+    return [
+      h('p', {}, h('a', { href: `#/tables/${encodeURIComponent(hd.table)}`, id: 'hand-table-link' }, t('adm.hand.backTable', { code: hd.code ?? '' }))),
+      h('h1', {}, t('adm.hand.title', { n: hd.number ?? '?', code: hd.code ?? '' })),
+      section(null, facts('hand-facts', [
+        ['adm.col.game', gameName(game)],
+        ['adm.col.started', time(hd.started_at)],
+        ['adm.col.finished', hd.finished_at ? time(hd.finished_at) : t('adm.hand.unfinished')],
+        result && typeof result.winner === 'number' ? ['adm.col.winner', seatName(result.winner)] : null,
+        result && result.win && typeof result.win.fan === 'number' ? ['adm.col.fan', String(result.win.fan)] : null,
+      ])),
+      section(t('adm.hand.replay'), h('div', { class: 'adm-replay', id: 'replay' }, rp.view)),
+      section(t('adm.hand.deals'), dataTable('hand-deals', [
+        { key: 'adm.col.seat' }, { key: 'adm.col.player' }, { key: 'adm.col.deal' }, { key: 'adm.col.net', cls: 'num' },
+      ], [0, 1, 2, 3].map((s) => ({
+        cells: [seatName(s), seatWho(seats[s]), tileRow(game, deal[s], { small: true }),
+          seats[s] && typeof seats[s].net === 'number' ? units(seats[s].net) : '—'],
+      })))),
+      section(t('adm.hand.actions'), rp.list),
+      tricksSection(game, steps),
+      section(t('adm.hand.lines'), dataTable('hand-lines', [
+        { key: 'adm.col.seat' }, { key: 'adm.col.player' }, { key: 'adm.col.units', cls: 'num' }, { key: 'adm.col.reason' },
+        { key: 'adm.col.balance', cls: 'num' },
+      ], lines.map((l) => ({
+        attrs: { dataset: { row: String(l.id), reason: String(l.reason) } },
+        cells: [seatName(l.seat), l.player === null || l.player === undefined ? h('span', { class: 'adm-bot' }, t('adm.bot')) : playerLink(l.player, l.nickname),
+          units(l.units), reasonName(l.reason), amount(l.balance)],
+      })), { empty: t('adm.hand.noLines') })),
+    ];
+  });
+}
