@@ -61,7 +61,8 @@ export function playerLink(id, nickname) {
 /* A seat's occupant in a hand: a player (linked), a bot, or nobody. */
 export function seatWho(seat) {
   if (!seat) return h('span', { class: 'muted' }, '—');
-  if (seat.bot || seat.player === null || seat.player === undefined) return h('span', { class: 'adm-bot' }, t('adm.bot'));
+  if (seat.bot) return h('span', { class: 'adm-bot' }, t('adm.bot'));
+  if (seat.player === null || seat.player === undefined) return h('span', { class: 'muted' }, seat.nickname ?? '—');
   return playerLink(seat.player, seat.nickname);
 }
 
@@ -73,7 +74,7 @@ export function tableLink(id, code, game) {
 
 export function handLink(id, number) {
   if (id === null || id === undefined) return h('span', { class: 'muted' }, '—');
-  return h('a', { href: `#/hands/${encodeURIComponent(id)}`, class: 'adm-hand' }, number !== undefined && number !== null ? t('adm.handN', { n: number }) : `#${id}`);
+  return h('a', { href: `#/hands/${encodeURIComponent(id)}`, class: 'adm-hand' }, number !== undefined && number !== null ? t('adm.handN', { n: number }) : t('adm.handId', { id }));
 }
 
 export function units(n) {

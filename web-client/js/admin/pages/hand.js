@@ -123,7 +123,7 @@ export function render(ctx) {
       section(t('adm.hand.deals'), dataTable('hand-deals', [
         { key: 'adm.col.seat' }, { key: 'adm.col.player' }, { key: 'adm.col.deal' }, { key: 'adm.col.net', cls: 'num' },
       ], [0, 1, 2, 3].map((s) => ({
-        cells: [seatName(s), seatWho(seats[s]), tileRow(game, deal[s], { small: true }),
+        cells: [seatName(s), seatWho(seats[s]), tileRow(game, deal[s], { small: true, wilds: arr(steps[0] && steps[0].view && steps[0].view.wilds) }),
           seats[s] && typeof seats[s].net === 'number' ? units(seats[s].net) : '—'],
       })))),
       section(t('adm.hand.actions'), rp.list),

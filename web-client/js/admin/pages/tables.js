@@ -146,7 +146,8 @@ function onePage(ctx, id) {
       section(t('adm.table.sat'), h('div', { class: 'adm-sittings', id: 'table-sittings' }, runs.map((list, s) =>
         h('div', { class: 'adm-sitting' }, h('h3', {}, seatName(s)),
           list.length ? h('ul', {}, list.map((r) => h('li', {}, seatWho(r.seat), ' ',
-            h('span', { class: 'muted' }, r.from === r.to ? t('adm.table.handOne', { n: r.from }) : t('adm.table.handRange', { from: r.from, to: r.to })))))
+            h('span', { class: 'muted' }, r.from === r.to ? t('adm.table.handOne', { n: r.from }) : t('adm.table.handRange', { from: r.from, to: r.to })),
+            h('span', { class: 'muted adm-since' }, ` · ${time(r.at)}`))))
             : h('p', { class: 'muted' }, '—'))))),
       section(t('adm.table.hands'), dataTable('table-hands', [
         { key: 'adm.col.hand' }, { key: 'adm.col.started', cls: 'nowrap' }, ...seatCols,
