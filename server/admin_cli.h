@@ -6,7 +6,11 @@
  *   teahouse admin revoke NAME [--db FILE]   take the admin flag away
  *   teahouse admin verify [--db FILE] [--ledger-key FILE]
  *                                            check the ledger's sums and keyed hash chain, with
- *                                            the key file (default: the database's path + ".key")
+ *                                            the key file (default: the database's path + ".key"),
+ *                                            then replay every finished hand through its engine:
+ *                                            its stored result and ledger rows must be the replay's
+ *
+ * grant and revoke write a "grant" or "revoke" entry in the admin audit log with the change.
  */
 #ifndef ADMIN_CLI_H
 #define ADMIN_CLI_H

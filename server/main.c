@@ -37,10 +37,37 @@ typedef struct app {
     uv_timer_t guest_sweep;
     int64_t guest_idle_seconds;    /* 0: guests are never expired */
     bool guest_sweep_asked;        /* a store_guests_expire is unanswered */
+    uint64_t started_ms;           /* loop time when serving began, for the admin API's uptime */
 } app;
 
 #define GUEST_SWEEP_MS (3600 * 1000)
 #define GUEST_SWEEP_BATCH 1000     /* guests one request deletes at most: a short transaction */
+
+/* --- the admin API's live figures --- */
+
+/* The process's resident memory in bytes (Linux: /proc/self/statm), 0 when unknown. */
+static int64_t rss_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages_total = 0, pages_resident = 0;
+    int got = f ? fscanf(f, "%ld %ld", &pages_total, &pages_resident) : 0;
+    if (f)
+        fclose(f);
+    return got == 2 ? (int64_t)pages_resident * sysconf(_SC_PAGESIZE) : 0;
+}
+
+static json_t *admin_live_figures(void *ctx)
+{
+    app *a = ctx;
+    int paused = 0;
+    json_t *tables = a->lobby ? lobby_admin_live(a->lobby, &paused) : json_array();
+    const uint64_t now = uv_now(&a->loop);
+    return json_pack("{s:o, s:{s:I, s:I, s:i, s:I, s:I, s:I}}", "tables", tables, "health", "connections",
+                     (json_int_t)(a->net ? net_connection_count(a->net) : 0), "tables",
+                     (json_int_t)json_array_size(tables), "tables_paused", paused, "uptime_s",
+                     (json_int_t)((now - a->started_ms) / 1000), "rss_bytes", (json_int_t)rss_bytes(), "store_queue",
+                     (json_int_t)(a->store ? store_unanswered(a->store) : 0));
+}
 
 /* --- expiring guests nobody uses --- */
 
@@ -269,7 +296,10 @@ static int serve(const config *cfg)
         return 1;
     }
     /* The admin web API reads the store: it is served whenever there is one (always, here). */
-    a.admin = a.store ? admin_create(&a.loop, a.net, a.store) : NULL;
+    a.started_ms = uv_now(&a.loop);
+    const admin_config admin_cfg = {.db_path = cfg->db_path, .ledger_key_path = cfg->ledger_key_path,
+                                    .live = admin_live_figures, .live_ctx = &a};
+    a.admin = a.store ? admin_create(&a.loop, a.net, a.store, &admin_cfg) : NULL;
     if (a.store && a.admin == NULL)
         log_warn("the admin API is not served");
     start_guest_sweep(&a, cfg->guest_days);

@@ -898,3 +898,16 @@ void lobby_destroy(lobby *l)
         remove_room(l, l->rooms->r);
     uv_close((uv_handle_t *)&l->sweep, on_sweep_closed);
 }
+
+json_t *lobby_admin_live(const lobby *l, int *paused)
+{
+    json_t *tables = json_array();
+    *paused = 0;
+    for (const room_node *n = l->rooms; n != NULL; n = n->next) {
+        if (room_get_state(n->r) == ROOM_CLOSED)
+            continue;
+        *paused += room_is_paused(n->r);
+        json_array_append_new(tables, room_admin_live(n->r));
+    }
+    return tables;
+}

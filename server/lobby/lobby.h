@@ -58,4 +58,8 @@ void lobby_shutdown(lobby *l);
  * (after net_destroy), the loop still open and run afterwards. */
 void lobby_destroy(lobby *l);
 
+/* For the admin API's live view (read-only): every table open now, newest first, as
+ * room_admin_live gives it, in a new array; *paused counts those paused. */
+json_t *lobby_admin_live(const lobby *l, int *paused);
+
 #endif

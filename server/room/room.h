@@ -118,6 +118,9 @@ void room_player_gone(room *r, player *p);
 uint64_t room_hands_played(const room *r);
 /* The table waits because a write failed. */
 bool room_is_paused(const room *r);
+/* For the admin API's live view (read-only): {"code","game","public","hand","paused",
+ * "seats":[{"nickname"|null,"bot","connected"}×4],"spectators"}. */
+json_t *room_admin_live(const room *r);
 /* Writes of this table the store refused so far. */
 uint64_t room_failed_writes(const room *r);
 

@@ -286,3 +286,21 @@ json_t *room_event_with_player(const char *kind, const player *p)
     json_object_set_new(event, "name", json_string(p->name));
     return event;
 }
+
+json_t *room_admin_live(const room *r)
+{
+    json_t *seats = json_array();
+    for (int s = 0; s < GAME_SEATS; s++) {
+        const seat_state *st = &r->seats[s];
+        json_array_append_new(seats, json_pack("{s:o, s:b, s:b}", "nickname",
+                                               st->p != NULL ? json_string(st->p->name) : json_null(), "bot", st->bot,
+                                               "connected", st->p != NULL ? player_connected(st->p) : st->bot));
+    }
+    int spectators = 0;
+    for (int i = 0; i < r->n_members; i++)
+        if (seat_of(r, r->members[i].p) < 0 && player_connected(r->members[i].p))
+            spectators++;
+    return json_pack("{s:s, s:s, s:b, s:I, s:b, s:o, s:i}", "code", r->code, "game", r->game->name, "public",
+                     r->is_public, "hand", (json_int_t)r->hands_played, "paused", r->paused, "seats", seats,
+                     "spectators", spectators);
+}

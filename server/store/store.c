@@ -59,6 +59,7 @@ const char *store_kind_name(store_kind kind)
         [STORE_KIND_ADMIN_SESSION_CLOSE] = "admin_session_close",
         [STORE_KIND_AUDIT_APPEND] = "audit_append",
         [STORE_KIND_AUDIT_LIST] = "audit_list",
+        [STORE_KIND_ADJUST] = "adjust",
     };
     if ((unsigned)kind >= STORE_KIND_COUNT)
         return "unknown";

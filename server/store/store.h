@@ -140,6 +140,9 @@ store *store_open(uv_loop_t *loop, const char *path, const store_options *option
  * so keep running the loop after store_close (as with any libuv handle). NULL is a no-op. */
 void store_close(store *s);
 
+/* Loop thread: requests made and not yet answered (the store's queue, for health figures). */
+long store_unanswered(const store *s);
+
 /* ---- Players, accounts, sessions ---- */
 
 typedef void (*store_done_cb)(void *ctx, const store_error *error);
@@ -459,6 +462,34 @@ typedef void (*store_audit_cb)(void *ctx, const store_error *error, const store_
 /* The audit log newest first: entries with id < before (0: from the newest), at most limit (1 to
  * STORE_AUDIT_PAGE_MAX). */
 bool store_audit_list(store *s, int64_t before, int limit, store_audit_cb cb, void *ctx);
+
+/* Which audit entries: each field narrows, its zero or "" means any (matched exactly, as values). */
+typedef struct store_audit_filter {
+    char action[STORE_AUDIT_ACTION_MAX + 1];
+    int64_t player_id;
+} store_audit_filter;
+
+/* store_audit_list, narrowed by filter (NULL: every entry). */
+bool store_audit_query(store *s, const store_audit_filter *filter, int64_t before, int limit, store_audit_cb cb,
+                       void *ctx);
+
+/* ---- Adjustments: an admin's correction of a balance, never an edit of a row ---- */
+
+#define STORE_ADJUST_UNITS_MAX 1000000   /* |units| of one adjustment at most */
+#define STORE_ADJUST_REASON_MAX 200      /* an adjustment's reason, in characters (UTF-8) */
+#define STORE_ADJUSTMENTS_ACCOUNT "~adjustments" /* the account that takes every counter-row */
+#define STORE_ADJUSTMENTS_GAME "adjustment"      /* the game of the table adjustments are booked at */
+#define STORE_ADJUSTMENTS_CODE "~ADJUST"         /* and its code */
+
+/* Books an adjustment of `units` (not 0, |units| <= STORE_ADJUST_UNITS_MAX) to player_id, by
+ * admin_id, for `reason` (1 to STORE_ADJUST_REASON_MAX characters of UTF-8, no control
+ * characters): a hand of its own at the adjustments table (made by the first), whose result records
+ * the admin and the reason, and two ledger rows with reason "adjustment" in the hash chain, the
+ * player's then the adjustments account's counter-row, summing to zero. Answers the first row's
+ * id (the counter-row's is the next). STORE_INVALID for bad input or a player who does not exist
+ * (or is the adjustments account); nothing is written then. */
+bool store_adjust(store *s, int64_t admin_id, int64_t player_id, int64_t units, const char *reason,
+                  store_id_cb cb, void *ctx);
 
 /* ---- Administration from the command line, never from the network ---- */
 

@@ -154,10 +154,18 @@ typedef struct store_in_audit {       /* store_audit_append */
     char details[STORE_AUDIT_DETAILS_MAX + 1]; /* compact JSON object */
 } store_in_audit;
 
-typedef struct store_in_audit_list {  /* store_audit_list */
+typedef struct store_in_audit_list {  /* store_audit_list, store_audit_query */
     int64_t before;                   /* 0: from the newest */
     int limit;                        /* 1 to STORE_AUDIT_PAGE_MAX */
+    store_audit_filter filter;
 } store_in_audit_list;
+
+typedef struct store_in_adjust {      /* store_adjust */
+    int64_t admin_id;
+    int64_t player_id;
+    int64_t units;
+    char *result;                     /* the adjustment hand's result: compact JSON */
+} store_in_adjust;
 
 /* What a request answers (the fields of its kind). Owned by the request until delivered. */
 typedef struct store_out {
@@ -219,6 +227,7 @@ struct store_req {
         store_in_admin_open admin_open;
         store_in_audit audit;
         store_in_audit_list audit_list;
+        store_in_adjust adjust;
     } in;
     store_out out;
 };
@@ -277,6 +286,9 @@ typedef struct store_backend_ops {
     /* A page of entries (*entries malloc'd, the caller frees it). */
     store_status (*audit_list)(void *b, const store_in_audit_list *in, store_audit_entry **entries, size_t *n,
                                store_error *error);
+
+    /* An adjustment (store_adjust): *id is its first ledger row's. */
+    store_status (*adjust)(void *b, const store_in_adjust *in, int64_t *id, store_error *error);
 
     /* The highest player id stored (0 when none), before the runner starts (loop thread). */
     store_status (*max_player_id)(void *b, int64_t *id, store_error *error);

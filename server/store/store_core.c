@@ -174,6 +174,9 @@ static void free_input(store_req *r)
         free(r->in.hand_end.entries);
         free(r->in.hand_end.next_game_state);
         break;
+    case STORE_KIND_ADJUST:
+        free(r->in.adjust.result);
+        break;
     default:
         break;
     }
@@ -235,6 +238,7 @@ static void deliver(store_req *r)
         r->cb.done(r->ctx, &r->error);
         break;
     case STORE_KIND_AUDIT_APPEND:
+    case STORE_KIND_ADJUST:
         r->cb.id(r->ctx, &r->error, ok ? r->out.id : 0);
         break;
     case STORE_KIND_AUDIT_LIST:
@@ -530,6 +534,8 @@ static store_status run_request(store *s, store_req *r)
     case STORE_KIND_AUDIT_LIST:
         forget_reads(r);
         return ops->audit_list(b, &r->in.audit_list, &r->out.audit, &r->out.n_audit, e);
+    case STORE_KIND_ADJUST:
+        return ops->adjust(b, &r->in.adjust, &r->out.id, e);
     case STORE_KIND_COUNT:
         break;
     }
@@ -675,4 +681,9 @@ void store_close(store *s)
     s->runner->close(s); /* everything already requested is written and answered here */
     s->ops->close(s->backend);
     uv_close((uv_handle_t *)&s->flush, on_flush_closed);
+}
+
+long store_unanswered(const store *s)
+{
+    return s->unanswered;
 }

@@ -256,8 +256,12 @@ bool store_admin_set(const char *path, const char *name, bool is_admin, store_er
     sqlite3 *db = store_db_open(path, &o, error);
     if (db == NULL)
         return false;
+    /* The flag and its audit entry ("grant" or "revoke", naming the account, by the command
+     * line) in one transaction: the log holds every change of who is an admin. */
+    int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     sqlite3_stmt *stmt = NULL;
-    int rc = sqlite3_prepare_v2(db, "UPDATE players SET is_admin = ?1 WHERE account_name = ?2 AND kind = 'account'", -1,
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, "UPDATE players SET is_admin = ?1 WHERE account_name = ?2 AND kind = 'account'", -1,
                                 &stmt, NULL);
     if (rc == SQLITE_OK) {
         sqlite3_bind_int(stmt, 1, is_admin);
@@ -265,10 +269,30 @@ bool store_admin_set(const char *path, const char *name, bool is_admin, store_er
         rc = sqlite3_step(stmt);
     }
     sqlite3_finalize(stmt);
+    const bool found = rc == SQLITE_DONE && sqlite3_changes(db) > 0;
+    if (found) {
+        stmt = NULL;
+        rc = sqlite3_prepare_v2(db,
+                                "INSERT INTO admin_audit (at, player_id, action, details) SELECT ?1, id, ?2,"
+                                " json_object('account', account_name, 'by', 'command line') FROM players"
+                                " WHERE account_name = ?3 AND kind = 'account'",
+                                -1, &stmt, NULL);
+        if (rc == SQLITE_OK) {
+            sqlite3_bind_int64(stmt, 1, store_now_ms(&o));
+            sqlite3_bind_text(stmt, 2, is_admin ? "grant" : "revoke", -1, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, 3, name, -1, SQLITE_STATIC);
+            rc = sqlite3_step(stmt);
+        }
+        sqlite3_finalize(stmt);
+    }
+    if (rc == SQLITE_DONE && found)
+        rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? SQLITE_DONE : sqlite3_errcode(db);
     if (rc != SQLITE_DONE)
         store_sqlite_error(error, db, path, rc, is_admin ? "granting admin" : "revoking admin");
-    else if (sqlite3_changes(db) == 0)
+    else if (!found)
         store_error_set(error, STORE_NOT_FOUND, "There is no account named %s in %s.", name, path);
+    if (!sqlite3_get_autocommit(db))
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     sqlite3_close(db);
     return error->status == STORE_OK;
 }

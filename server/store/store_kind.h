@@ -27,7 +27,8 @@ typedef enum store_kind {
     STORE_KIND_ADMIN_SESSION_LOOKUP, /* store_admin_session_lookup */
     STORE_KIND_ADMIN_SESSION_CLOSE,  /* store_admin_session_close */
     STORE_KIND_AUDIT_APPEND,    /* store_audit_append */
-    STORE_KIND_AUDIT_LIST,      /* store_audit_list */
+    STORE_KIND_AUDIT_LIST,      /* store_audit_list, store_audit_query */
+    STORE_KIND_ADJUST,          /* store_adjust */
     STORE_KIND_COUNT
 } store_kind;
 

@@ -119,10 +119,22 @@ store_status store_memory_audit_list(void *b, const store_in_audit_list *in, sto
         return store_error_set(error, STORE_INTERNAL, "Out of memory in the in-memory store.");
     size_t top = in->before == 0 || (uint64_t)in->before > m->n_audit ? m->n_audit : (size_t)in->before - 1;
     for (size_t i = top; i > 0 && *n < (size_t)in->limit; i--) {
+        const store_audit_entry *kept = &m->audit[i - 1];
+        if ((in->filter.action[0] && strcmp(kept->action, in->filter.action) != 0) ||
+            (in->filter.player_id && kept->player_id != in->filter.player_id))
+            continue;
         store_audit_entry *e = &(*entries)[(*n)++];
-        *e = m->audit[i - 1];
+        *e = *kept;
         const mem_player *p = store_memory_find_player(m, e->player_id);
         snprintf(e->account_name, sizeof e->account_name, "%s", p ? p->pub.account_name : "");
     }
     return STORE_OK;
+}
+
+store_status store_memory_adjust(void *b, const store_in_adjust *in, int64_t *id, store_error *error)
+{
+    (void)b;
+    (void)in;
+    *id = 0;
+    return store_error_set(error, STORE_INVALID, "The in-memory store keeps no adjustments (use the SQLite store).");
 }

@@ -958,6 +958,7 @@ const store_backend_ops store_memory_ops = {
     .admin_session_close = store_memory_admin_close,
     .audit_append = store_memory_audit_append,
     .audit_list = store_memory_audit_list,
+    .adjust = store_memory_adjust,
     .max_player_id = mem_max_player_id,
     .verify_ledger = mem_verify_ledger,
     .close = mem_close,

@@ -96,4 +96,6 @@ bool store_memory_reserve(void **array, size_t *cap, size_t need, size_t size);
 /* Frees the data (store_memory_ops.free does, with the rest). */
 void store_memory_data_free(store_memory *m);
 
+store_status store_memory_adjust(void *b, const store_in_adjust *in, int64_t *id, store_error *error);
+
 #endif

@@ -407,12 +407,42 @@ bool store_audit_append(store *s, int64_t player_id, const char *action, const j
 
 bool store_audit_list(store *s, int64_t before, int limit, store_audit_cb cb, void *ctx)
 {
+    return store_audit_query(s, NULL, before, limit, cb, ctx);
+}
+
+bool store_audit_query(store *s, const store_audit_filter *filter, int64_t before, int limit, store_audit_cb cb,
+                       void *ctx)
+{
     store_req *r = store_req_new(s, STORE_KIND_AUDIT_LIST, ctx);
     if (r == NULL)
         return false;
     r->cb.audit = cb;
-    if (store_validate_audit_page(before, limit, &r->error) == STORE_OK)
+    if (store_validate_audit_page(before, limit, &r->error) == STORE_OK &&
+        store_validate_audit_filter(filter, &r->error) == STORE_OK) {
         r->in.audit_list = (store_in_audit_list){.before = before, .limit = limit};
+        if (filter != NULL)
+            r->in.audit_list.filter = *filter;
+    }
+    store_req_submit(r);
+    return true;
+}
+
+bool store_adjust(store *s, int64_t admin_id, int64_t player_id, int64_t units, const char *reason,
+                  store_id_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_ADJUST, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.id = cb;
+    if (store_validate_adjust(admin_id, player_id, units, reason, &r->error) == STORE_OK) {
+        r->in.adjust = (store_in_adjust){.admin_id = admin_id, .player_id = player_id, .units = units};
+        json_t *result = json_pack("{s:{s:I, s:I, s:I, s:s}}", "adjustment", "by", (json_int_t)admin_id, "player",
+                                   (json_int_t)player_id, "units", (json_int_t)units, "reason", reason);
+        r->in.adjust.result = dump_json(result);
+        json_decref(result);
+        if (r->in.adjust.result == NULL)
+            out_of_memory(r);
+    }
     store_req_submit(r);
     return true;
 }

@@ -331,6 +331,7 @@ static const store_backend_ops sqlite_ops = {
     .admin_session_close = store_sqlite_admin_close,
     .audit_append = store_sqlite_audit_append,
     .audit_list = store_sqlite_audit_list,
+    .adjust = store_sqlite_adjust,
     .max_player_id = store_sqlite_max_player_id,
     .verify_ledger = sqlite_verify_ledger,
     .close = sqlite_close,

@@ -73,6 +73,9 @@ typedef enum sqlite_stmt_id {
     STMT_ADMIN_SESSION_DELETE,
     STMT_AUDIT_INSERT,
     STMT_AUDIT_PAGE,
+    STMT_ADJUST_BOOK,
+    STMT_ADJUST_HAND,
+    STMT_ADJUST_TABLE,
     STMT_COUNT
 } sqlite_stmt_id;
 
@@ -148,6 +151,10 @@ store_status store_sqlite_table_save(void *b, const store_in_table *in, int64_t 
 store_status store_sqlite_hand_begin(void *b, const store_in_hand_begin *in, int64_t *id, store_error *error);
 store_status store_sqlite_action_append(void *b, const store_in_action *in, store_error *error);
 store_status store_sqlite_hand_finish(void *b, const store_in_hand_end *in, store_error *error);
+/* Appends rows for hand_id at table_id to the chain (ids, balances, hashes computed here). */
+store_status store_sqlite_append_ledger(store_sqlite *q, int64_t hand_id, int64_t table_id,
+                                       const store_ledger_entry *entries, size_t n_entries, int64_t now,
+                                       store_error *error);
 
 /* ---- The ledger for admins (store_sqlite_ledger_query.c) ---- */
 
@@ -164,5 +171,6 @@ store_status store_sqlite_admin_close(void *b, const store_in_session *in, store
 store_status store_sqlite_audit_append(void *b, const store_in_audit *in, int64_t *id, store_error *error);
 store_status store_sqlite_audit_list(void *b, const store_in_audit_list *in, store_audit_entry **entries, size_t *n,
                                      store_error *error);
+store_status store_sqlite_adjust(void *b, const store_in_adjust *in, int64_t *id, store_error *error);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * store_sqlite_admin — admin sessions and the audit log on SQLite (tables of migration 0006).
+ * store_sqlite_admin — admin sessions, the audit log (tables of migration 0006) and adjustments
+ * (the account and table of migration 0007) on SQLite.
  * A session is keyed by its token's hash, like a player's; its lookup joins players so that an
  * account whose admin flag was cleared (`teahouse admin revoke`) loses its sessions at once.
  */
@@ -22,7 +23,20 @@ static const char *const sql[STMT_COUNT] = {
                           " SELECT ?1, id, ?3, ?4 FROM players WHERE id = ?2",
     [STMT_AUDIT_PAGE] = "SELECT a.id, a.at, a.player_id, p.account_name, a.action, a.details"
                         " FROM admin_audit AS a LEFT JOIN players AS p ON p.id = a.player_id"
-                        " WHERE ?1 = 0 OR a.id < ?1 ORDER BY a.id DESC LIMIT ?2",
+                        " WHERE (?1 = 0 OR a.id < ?1) AND (?3 = '' OR a.action = ?3) AND (?4 = 0 OR a.player_id = ?4)"
+                        " ORDER BY a.id DESC LIMIT ?2",
+    /* The adjustments account that migration 0007 made, the adjustments table (0 until the first
+     * adjustment makes it), and that table's last hand. */
+    [STMT_ADJUST_BOOK] = "SELECT (SELECT id FROM players WHERE account_name = '" STORE_ADJUSTMENTS_ACCOUNT "'"
+                         " AND kind = 'account'), coalesce(t.id, 0), (SELECT coalesce(max(number), 0) FROM hands"
+                         " WHERE table_id = t.id) FROM (SELECT 1) LEFT JOIN game_tables AS t ON t.game = '"
+                         STORE_ADJUSTMENTS_GAME "'",
+    [STMT_ADJUST_TABLE] = "INSERT INTO game_tables (game, options, host_player_id, code, is_public, seats, state,"
+                          " hands_played, created_at, updated_at, turn_seconds, game_state) VALUES ('"
+                          STORE_ADJUSTMENTS_GAME "', '{}', NULL, '" STORE_ADJUSTMENTS_CODE "', 0,"
+                          " '[null,null,null,null]', 'closed', 0, ?1, ?1, 30, '{}')",
+    [STMT_ADJUST_HAND] = "INSERT INTO hands (table_id, number, seed, deal, game_state, started_at, result, finished_at)"
+                         " VALUES (?1, ?2, 0, '{}', '{}', ?3, ?4, ?3)",
 };
 
 static const char no_session[] = "There is no such admin session (unknown, or logged out); log in again.";
@@ -145,6 +159,8 @@ store_status store_sqlite_audit_list(void *b, const store_in_audit_list *in, sto
         return store_error_set(error, STORE_INTERNAL, "Out of memory reading the audit log.");
     sqlite3_bind_int64(st, 1, in->before);
     sqlite3_bind_int(st, 2, in->limit);
+    store_sqlite_bind_text(st, 3, in->filter.action);
+    sqlite3_bind_int64(st, 4, in->filter.player_id);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < (size_t)in->limit) {
         store_audit_entry *e = &(*entries)[(*n)++];
@@ -159,5 +175,56 @@ store_status store_sqlite_audit_list(void *b, const store_in_audit_list *in, sto
     sqlite3_reset(st);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return store_sqlite_fail(q, rc, "reading the audit log", error);
+    return STORE_OK;
+}
+
+/* An adjustment is a hand of its own at the adjustments table, finished as it starts, whose two
+ * rows go through the same chain writer as a played hand's. */
+store_status store_sqlite_adjust(void *b, const store_in_adjust *in, int64_t *id, store_error *error)
+{
+    store_sqlite *q = b;
+    sqlite3_stmt *book = stmt(q, STMT_ADJUST_BOOK, error);
+    sqlite3_stmt *hand = book ? stmt(q, STMT_ADJUST_HAND, error) : NULL;
+    if (hand == NULL)
+        return error->status;
+    int rc = sqlite3_step(book);
+    const bool found = rc == SQLITE_ROW && sqlite3_column_type(book, 0) != SQLITE_NULL;
+    const int64_t account = found ? sqlite3_column_int64(book, 0) : 0;
+    int64_t table = found ? sqlite3_column_int64(book, 1) : 0;
+    const int64_t number = found ? sqlite3_column_int64(book, 2) + 1 : 0;
+    sqlite3_reset(book);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return store_sqlite_fail(q, rc, "finding the adjustments account", error);
+    if (!found)
+        return store_error_set(error, STORE_CORRUPT, "The database %s has no adjustments account (migration 0007).",
+                               q->path);
+    if (in->player_id == account)
+        return store_error_set(error, STORE_INVALID, "The adjustments account itself cannot be adjusted.");
+    const int64_t now = store_now_ms(&q->options);
+    if (table == 0) {
+        sqlite3_stmt *make = stmt(q, STMT_ADJUST_TABLE, error);
+        if (make == NULL)
+            return error->status;
+        sqlite3_bind_int64(make, 1, now);
+        rc = store_sqlite_step_reset(make);
+        if (rc != SQLITE_OK)
+            return store_sqlite_fail(q, rc, "making the adjustments table", error);
+        table = sqlite3_last_insert_rowid(q->db);
+    }
+    sqlite3_bind_int64(hand, 1, table);
+    sqlite3_bind_int64(hand, 2, number);
+    sqlite3_bind_int64(hand, 3, now);
+    store_sqlite_bind_text(hand, 4, in->result);
+    rc = store_sqlite_step_reset(hand);
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, "recording an adjustment", error);
+    const int64_t hand_id = sqlite3_last_insert_rowid(q->db);
+    store_ledger_entry rows[2] = {
+        {.player_id = in->player_id, .seat = 0, .units = in->units, .reason = "adjustment"},
+        {.player_id = account, .seat = 1, .units = -in->units, .reason = "adjustment"},
+    };
+    if (store_sqlite_append_ledger(q, hand_id, table, rows, 2, now, error) != STORE_OK)
+        return error->status;
+    *id = sqlite3_last_insert_rowid(q->db) - 1;
     return STORE_OK;
 }

@@ -342,19 +342,20 @@ static store_status insert_ledger_row(store_sqlite *q, const store_ledger_row *r
 }
 
 /* Appends the hand's rows to the chain, each with the player's running balance. */
-static store_status append_ledger(store_sqlite *q, const store_in_hand_end *in, int64_t table_id, int64_t now,
-                                  store_error *error)
+store_status store_sqlite_append_ledger(store_sqlite *q, int64_t hand_id, int64_t table_id,
+                                       const store_ledger_entry *entries, size_t n_entries, int64_t now,
+                                       store_error *error)
 {
     int64_t last_id;
     char prev[STORE_HASH_HEX];
     if (ledger_tail(q, &last_id, prev, error) != STORE_OK)
         return error->status;
-    for (size_t i = 0; i < in->n_entries; i++) {
-        const store_ledger_entry *e = &in->entries[i];
+    for (size_t i = 0; i < n_entries; i++) {
+        const store_ledger_entry *e = &entries[i];
         store_ledger_row row = {
             .id = last_id + 1 + (int64_t)i,
             .table_id = table_id,
-            .hand_id = in->hand_id,
+            .hand_id = hand_id,
             .is_bot = e->player_id == 0,
             .player_id = e->player_id,
             .seat = e->seat,
@@ -417,7 +418,7 @@ store_status store_sqlite_hand_finish(void *b, const store_in_hand_end *in, stor
     if (in->last_seq > 0 &&
         insert_action(q, in->hand_id, &hs, in->last_seq, in->last_seat, in->last_action, now, error) != STORE_OK)
         return error->status;
-    if (record_result(q, in, now, error) != STORE_OK || append_ledger(q, in, hs.table_id, now, error) != STORE_OK ||
+    if (record_result(q, in, now, error) != STORE_OK || store_sqlite_append_ledger(q, in->hand_id, hs.table_id, in->entries, in->n_entries, now, error) != STORE_OK ||
         record_game_state(q, hs.table_id, in->next_game_state, now, error) != STORE_OK)
         return error->status;
     cache_forget(q, in->hand_id);

@@ -32,7 +32,7 @@ static const char *const sql[STMT_COUNT] = {
                             " FROM sessions AS s JOIN players AS p ON p.id = s.player_id WHERE s.token_hash = ?1",
     [STMT_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?1",
     [STMT_PLAYER_TOUCH] = "UPDATE players SET last_seen_at = ?2 WHERE id = ?1 AND last_seen_at < ?3",
-    [STMT_PLAYER_MAX_ID] = "SELECT coalesce(max(id), 0) FROM players",
+    [STMT_PLAYER_MAX_ID] = "SELECT max(0, coalesce(max(id), 0)) FROM players", /* not the adjustments' -1 */
     /* Guests first seen longest ago, through players_guests_by_seen; those seated at or hosting
      * an open table are read once per statement (SQLite makes the IN list a temporary index). */
     [STMT_GUESTS_STALE] = "SELECT id FROM players AS p WHERE kind = 'guest' AND last_seen_at < ?1"

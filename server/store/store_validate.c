@@ -206,3 +206,80 @@ store_status store_validate_audit_page(int64_t before, int limit, store_error *e
                                STORE_AUDIT_PAGE_MAX);
     return ok(error);
 }
+
+store_status store_validate_audit_filter(const store_audit_filter *filter, store_error *error)
+{
+    if (filter == NULL)
+        return ok(error);
+    size_t len = strnlen(filter->action, sizeof filter->action);
+    bool clean = len < sizeof filter->action;
+    for (size_t i = 0; clean && i < len; i++)
+        clean = action_char(filter->action[i]);
+    if (!clean)
+        return store_error_set(error, STORE_INVALID, "An audit action is 1 to %d bytes of a-z, 0-9, '_' and '.'.",
+                               STORE_AUDIT_ACTION_MAX);
+    if (filter->player_id < 0)
+        return invalid(error, "An audit filter's player id is 0 or more.");
+    return ok(error);
+}
+
+/* The number of characters of a UTF-8 text, or -1 when it is not valid UTF-8 or holds a control
+ * character (below U+0020, or U+007F to U+009F). */
+static long utf8_clean_length(const char *text, size_t max_bytes)
+{
+    long count = 0;
+    const unsigned char *p = (const unsigned char *)text;
+    const unsigned char *end = p + strnlen(text, max_bytes + 1);
+    if ((size_t)(end - p) > max_bytes)
+        return -1;
+    while (p < end) {
+        uint32_t c;
+        int extra;
+        if (p[0] < 0x80) {
+            c = p[0];
+            extra = 0;
+        } else if ((p[0] & 0xE0) == 0xC0) {
+            c = p[0] & 0x1F;
+            extra = 1;
+        } else if ((p[0] & 0xF0) == 0xE0) {
+            c = p[0] & 0x0F;
+            extra = 2;
+        } else if ((p[0] & 0xF8) == 0xF0) {
+            c = p[0] & 0x07;
+            extra = 3;
+        } else {
+            return -1;
+        }
+        if (end - p <= extra)
+            return -1;
+        for (int i = 1; i <= extra; i++) {
+            if ((p[i] & 0xC0) != 0x80)
+                return -1;
+            c = (c << 6) | (p[i] & 0x3F);
+        }
+        static const uint32_t least[4] = {0, 0x80, 0x800, 0x10000};
+        if (c < least[extra] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+            return -1; /* an overlong form, beyond Unicode, or a surrogate */
+        if (c < 0x20 || (c >= 0x7F && c <= 0x9F))
+            return -1;
+        p += extra + 1;
+        count++;
+    }
+    return count;
+}
+
+store_status store_validate_adjust(int64_t admin_id, int64_t player_id, int64_t units, const char *reason,
+                                   store_error *error)
+{
+    if (admin_id <= 0 || player_id <= 0)
+        return invalid(error, "An adjustment names its admin and its player by ids above 0.");
+    if (units == 0 || units > STORE_ADJUST_UNITS_MAX || units < -STORE_ADJUST_UNITS_MAX)
+        return store_error_set(error, STORE_INVALID, "An adjustment is a whole number of units, not 0, from -%d to %d.",
+                               STORE_ADJUST_UNITS_MAX, STORE_ADJUST_UNITS_MAX);
+    long chars = reason ? utf8_clean_length(reason, 4 * STORE_ADJUST_REASON_MAX) : -1;
+    if (chars < 1 || chars > STORE_ADJUST_REASON_MAX)
+        return store_error_set(error, STORE_INVALID,
+                               "An adjustment's reason is 1 to %d characters of text, with no control character.",
+                               STORE_ADJUST_REASON_MAX);
+    return ok(error);
+}

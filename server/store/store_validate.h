@@ -33,5 +33,11 @@ store_status store_validate_admin_open(int64_t player_id, int64_t seconds, store
  * object or NULL (their length is checked once they are serialised). */
 store_status store_validate_audit(int64_t player_id, const char *action, const json_t *details, store_error *error);
 store_status store_validate_audit_page(int64_t before, int limit, store_error *error);
+/* store_audit_query's filter: an action of [a-z0-9_.] or "", a player id of 0 or more. */
+store_status store_validate_audit_filter(const store_audit_filter *filter, store_error *error);
+/* store_adjust: ids above 0, units not 0 and within STORE_ADJUST_UNITS_MAX, a reason of 1 to
+ * STORE_ADJUST_REASON_MAX characters of valid UTF-8 with no control character. */
+store_status store_validate_adjust(int64_t admin_id, int64_t player_id, int64_t units, const char *reason,
+                                   store_error *error);
 
 #endif

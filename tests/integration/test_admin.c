@@ -547,25 +547,49 @@ START_TEST(test_logins_exports_and_logouts_are_in_the_audit_log_newest_first)
 
     json_t *log = admin_get(&b, "/api/admin/audit");
     json_t *entries = json_object_get(log, "entries");
-    ck_assert_uint_eq(json_array_size(entries), 4);
-    static const char *const actions[] = {"login", "logout", "ledger.export", "login"};
-    for (size_t i = 0; i < 4; i++) {
+    ck_assert_uint_eq(json_array_size(entries), 5);
+    static const char *const actions[] = {"login", "logout", "ledger.export", "login", "grant"};
+    for (size_t i = 0; i < 5; i++) {
         json_t *e = json_array_get(entries, i);
         ck_assert_str_eq(json_string_value(json_object_get(e, "action")), actions[i]);
         ck_assert_int_eq(json_integer_value(json_object_get(e, "player")), mei_id);
         ck_assert_str_eq(json_string_value(json_object_get(e, "account")), "mei");
-        ck_assert_int_eq(json_integer_value(json_object_get(e, "id")), 4 - (int64_t)i);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "id")), 5 - (int64_t)i);
     }
     json_t *filter = json_object_get(json_object_get(json_array_get(entries, 2), "details"), "filter");
     ck_assert_str_eq(json_string_value(json_object_get(filter, "reason")), "settle");
     ck_assert_str_eq(json_string_value(json_object_get(filter, "game")), "tiengow");
     ck_assert_ptr_nonnull(json_string_value(json_object_get(json_object_get(json_array_get(entries, 3), "details"), "peer")));
+    /* The command line's grant names the account it changed. */
+    json_t *granted = json_object_get(json_array_get(entries, 4), "details");
+    ck_assert_str_eq(json_string_value(json_object_get(granted, "account")), "mei");
+    ck_assert_str_eq(json_string_value(json_object_get(granted, "by")), "command line");
     json_decref(log);
 
-    json_t *older = admin_get(&b, "/api/admin/audit?limit=2&before=3");
+    json_t *older = admin_get(&b, "/api/admin/audit?limit=2&before=4");
     ck_assert_uint_eq(json_array_size(json_object_get(older, "entries")), 2);
-    ck_assert_int_eq(json_integer_value(json_object_get(older, "next")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(older, "next")), 2);
     json_decref(older);
+
+    /* The filters: by action, by player, both; a bad action is refused. */
+    json_t *logins = admin_get(&b, "/api/admin/audit?action=login");
+    ck_assert_uint_eq(json_array_size(json_object_get(logins, "entries")), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(logins, "entries"), 1), "action")),
+                     "login");
+    json_decref(logins);
+    char path[128];
+    snprintf(path, sizeof path, "/api/admin/audit?player=%" PRId64 "&action=logout", mei_id);
+    json_t *mine = admin_get(&b, path);
+    ck_assert_uint_eq(json_array_size(json_object_get(mine, "entries")), 1);
+    json_decref(mine);
+    snprintf(path, sizeof path, "/api/admin/audit?player=%" PRId64, mei_id + 1000);
+    json_t *none = admin_get(&b, path);
+    ck_assert_uint_eq(json_array_size(json_object_get(none, "entries")), 0);
+    json_decref(none);
+    r = call("GET", "/api/admin/audit?action=DROP%20TABLE", b.cookie, NULL, NULL);
+    expect_status(&r, 400, "bad_filter");
+    r = call("GET", "/api/admin/audit?player=abc", b.cookie, NULL, NULL);
+    expect_status(&r, 400, "bad_filter");
     r = call("GET", "/api/admin/audit?limit=500", b.cookie, NULL, NULL);
     expect_status(&r, 400, "bad_filter");
     tc_close(&mei);
