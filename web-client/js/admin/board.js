@@ -38,6 +38,10 @@ export function describeAction(game, action, event) {
     seen.add(key);
     /* the event names the tile an action only claims ({"pung":true} → {"pung":"7p"}) */
     const shown = (v === true && isFace(game, e[key])) ? e[key] : v;
+    if (key === 'sit' && v === false) {
+      parts.push(h('span', { class: 'adm-act', dataset: { act: key } }, t('adm.act.noSit')));
+      continue;
+    }
     parts.push(h('span', { class: 'adm-act', dataset: { act: key } }, word(key), ' ', value(key, shown)));
   }
   for (const [key, v] of Object.entries(e)) {
@@ -95,7 +99,7 @@ function tianjinBoard(view, seats) {
     }
     const pull = arr(view.pulls)[i] ?? arr(view.chosen_pulls)[i];
     const notes = [];
-    if (i !== view.banker && pull !== null && pull !== undefined) notes.push(t('adm.tj.pull', { n: pull }));
+    if (view.sat === true && i !== view.banker && pull !== null && pull !== undefined) notes.push(t('adm.tj.pull', { n: pull }));
     if (arr(view.passed)[i]) notes.push(t('adm.tj.passed'));
     if (view.claimer === i) notes.push(t('adm.tj.canClaim'));
     if (arr(view.wild_discards).includes(i)) notes.push(t('adm.tj.wildDiscard'));

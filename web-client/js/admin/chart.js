@@ -20,7 +20,7 @@ function el(tag, attrs, text) {
 export function netByDayChart(days) {
   const W = 640;
   const H = 220;
-  const pad = { left: 56, right: 8, top: 12, bottom: 28 };
+  const pad = { left: 72, right: 8, top: 14, bottom: 32 };
   const list = (Array.isArray(days) ? days : []).filter((d) => d && typeof d.net === 'number');
   const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'adm-chart', role: 'img', id: 'net-chart',
     'aria-label': t('adm.chart.label', { n: list.length }) });

@@ -1,10 +1,17 @@
 /*
  * strings — the admin pages' words in English, 繁體中文 and 简体中文, added to i18n.js's tables
  * under the prefix "adm." (i18n refuses a key defined twice, so these never relabel the game
- * client). Each key is written once with its three texts side by side, so a missing translation
+ * client; the games' labels are added too, for their options). Each key is written once with its three texts side by side, so a missing translation
  * shows here at a glance; {name} marks are filled by t().
  */
 import { addStrings } from '../i18n.js';
+import tiengowStrings from '../games/tiengow/strings.js';
+import tianjinStrings from '../games/tianjin/strings.js';
+
+/* the games' own labels (their options' names, for the table page); the game client's registry
+ * adds them there, and the admin pages do not load the registry */
+addStrings(tiengowStrings);
+addStrings(tianjinStrings);
 
 /* key: [English, 繁體, 简体] */
 const WORDS = {
@@ -222,6 +229,7 @@ const WORDS = {
   'adm.act.play': ['plays', '出牌', '出牌'],
   'adm.act.discard': ['discards', '墊牌／打出', '垫牌／打出'],
   'adm.act.sit': ['sits', '坐莊', '坐庄'],
+  'adm.act.noSit': ['does not sit', '不坐莊', '不坐庄'],
   'adm.act.pull': ['pulls', '拉莊', '拉庄'],
   'adm.act.pulls': ['pulls shown', '拉莊結果', '拉庄结果'],
   'adm.act.pass': ['passes', '過', '过'],

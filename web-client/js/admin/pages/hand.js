@@ -132,7 +132,7 @@ export function render(ctx) {
         { key: 'adm.col.seat' }, { key: 'adm.col.player' }, { key: 'adm.col.units', cls: 'num' }, { key: 'adm.col.reason' },
         { key: 'adm.col.balance', cls: 'num' },
       ], lines.map((l) => ({
-        attrs: { dataset: { row: String(l.id), reason: String(l.reason) } },
+        attrs: { dataset: { row: String(l.id), reason: String(l.reason), units: String(l.units) } },
         cells: [seatName(l.seat), l.player === null || l.player === undefined ? h('span', { class: 'adm-bot' }, t('adm.bot')) : playerLink(l.player, l.nickname),
           units(l.units), reasonName(l.reason), amount(l.balance)],
       })), { empty: t('adm.hand.noLines') })),

@@ -75,18 +75,28 @@ function stateText(state) {
   return text === key ? String(state ?? '—') : text;
 }
 
-/* An option's value as text: true/false in words, anything else as the server wrote it. */
-function optionValue(v) {
+const PREFIX = { tiengow: 'tg', tianjin: 'tj' };
+
+/* A label of the game's own strings, or null when it has none. */
+function gameLabel(key) {
+  const text = t(key);
+  return text === key ? null : text;
+}
+
+/* An option's value as text: true/false in words, a choice by the game's label when it has one. */
+function optionValue(game, key, v) {
   if (v === true) return t('adm.yes');
   if (v === false) return t('adm.no');
   if (v === null || v === undefined) return '—';
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (typeof v === 'object') return JSON.stringify(v);
+  return (PREFIX[game] && gameLabel(`${PREFIX[game]}.opt.${key}.${v}`)) || String(v);
 }
 
-function optionsList(options) {
+function optionsList(game, options) {
   const entries = Object.entries(options && typeof options === 'object' ? options : {});
   if (!entries.length) return h('p', { class: 'muted' }, '—');
-  return h('dl', { class: 'adm-facts adm-options', id: 'table-options' }, entries.map(([k, v]) => [h('dt', {}, k), h('dd', {}, optionValue(v))]));
+  return h('dl', { class: 'adm-facts adm-options', id: 'table-options' }, entries.map(([k, v]) => [
+    h('dt', { title: k }, (PREFIX[game] && gameLabel(`${PREFIX[game]}.opt.${k}`)) || k), h('dd', {}, optionValue(game, k, v))]));
 }
 
 /* The banker column of a hand: who, and the game's figure of their bank. */
@@ -141,7 +151,7 @@ function onePage(ctx, id) {
         ['adm.table.now', bankerCells(tb.game, tb.game_state).join(' · ')],
         ['adm.col.hands', plain(hands.length)],
       ]), h('p', {}, h('a', { href: ledgerHash({ table: String(tb.id ?? id) }), id: 'table-ledger-link' }, t('adm.table.ledger')))),
-      section(t('adm.table.options'), optionsList(tb.options)),
+      section(t('adm.table.options'), optionsList(tb.game, tb.options)),
       section(t('adm.table.banker'), banker),
       section(t('adm.table.sat'), h('div', { class: 'adm-sittings', id: 'table-sittings' }, runs.map((list, s) =>
         h('div', { class: 'adm-sitting' }, h('h3', {}, seatName(s)),
