@@ -69,7 +69,7 @@ void store_sqlite_bind_text(sqlite3_stmt *stmt, int index, const char *text)
 
 void store_sqlite_bind_id_or_null(sqlite3_stmt *stmt, int index, int64_t id)
 {
-    if (id > 0)
+    if (id != 0) /* the adjustments account is -1 (migration 0007) */
         sqlite3_bind_int64(stmt, index, id);
     else
         sqlite3_bind_null(stmt, index);
