@@ -222,7 +222,8 @@ describe('admin pages', () => {
     assert.equal(posts.filter((p) => p.url.endsWith('/adjustments')).length, 0, 'nothing sent before the confirm');
     await page.click('#adjust-submit');
     await page.click('#adjust-yes');
-    await page.waitForSelector('#adjust-rows tbody tr[data-row]');
+    await page.waitForSelector('#adjust-rows tbody tr[data-row], #adjust-result .adm-error');
+    assert.equal(await page.locator('#adjust-result .adm-error').count(), 0, await page.innerText('#adjust-result'));
     const written = await tableRows(page, 'adjust-rows');
     assert.equal(written.length, 2);
     assert.deepEqual(written.map((r) => r.units).sort((a, b) => a - b), [-25, 25]);
