@@ -6,7 +6,7 @@ import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { api } from '../api.js';
 import { time } from '../format.js';
-import { dataTable, filterField, formValues, load, pager, playerLink, section } from '../ui.js';
+import { dataTable, filterField, formValues, handLink, load, pager, playerLink, section } from '../ui.js';
 
 export const ACTIONS = ['login', 'logout', 'ledger.export', 'hand.view', 'adjustment', 'integrity.start', 'grant', 'revoke'];
 
@@ -16,6 +16,15 @@ export function actionName(a) {
   const key = `adm.audit.action.${a}`;
   const text = t(key);
   return text === key ? String(a ?? '—') : text;
+}
+
+/* The logged details as their JSON text, with the hand or player they name linked. */
+function details(d) {
+  const text = h('code', { class: 'adm-json' }, d === undefined || d === null ? '' : JSON.stringify(d));
+  if (!d || typeof d !== 'object') return text;
+  return h('span', { class: 'adm-details' }, text,
+    Number.isSafeInteger(d.hand) ? [' ', handLink(d.hand)] : null,
+    Number.isSafeInteger(d.player) ? [' ', playerLink(d.player, `#${d.player}`)] : null);
 }
 
 export function render(ctx) {
@@ -56,7 +65,7 @@ export function render(ctx) {
       ], entries.map((e) => ({
         attrs: { dataset: { action: String(e.action) } },
         cells: [time(e.at), e.player === null || e.player === undefined ? (e.account ?? '—') : playerLink(e.player, e.account),
-          actionName(e.action), h('code', { class: 'adm-json' }, e.details === undefined || e.details === null ? '' : JSON.stringify(e.details))],
+          actionName(e.action), details(e.details)],
       })), { empty: t('adm.audit.none') }),
       pager('audit-pager', {
         newer: before ? () => ctx.go(hashOf(f, prev)) : null,

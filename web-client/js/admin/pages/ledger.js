@@ -14,7 +14,8 @@ import { inputToMs, msToInput, plain, reasonName, signed, time } from '../format
 import { amount, dataTable, filterField, formValues, gameSelect, handLink, load, pager, playerLink, section, seatName,
   tableLink, units } from '../ui.js';
 
-export const FILTERS = ['player', 'table', 'code', 'game', 'reason', 'from', 'to'];
+/* `limit` (rows a page) is kept in the hash too, though the form does not set it */
+export const FILTERS = ['player', 'table', 'code', 'game', 'reason', 'from', 'to', 'limit'];
 export const REASONS = ['settle', 'he_zun', 'qin_zun', 'quartet', 'kong', 'concealed_kong', 'gold_kong', 'chan', 'wild_discard',
   'adjustment'];
 
@@ -80,6 +81,7 @@ function filterForm(ctx, filter) {
     ev.preventDefault();
     const v = formValues(form);
     v.from = inputToMs(v.from);
+    if (filter.limit) v.limit = filter.limit;
     v.to = inputToMs(v.to);
     if (v.code) v.code = v.code.toUpperCase();
     ctx.go(hashOf(v));
@@ -98,7 +100,8 @@ export function render(ctx) {
   trail.set(key, kept);
 
   const body = h('div', { id: 'ledger-body' });
-  const csv = h('a', { id: 'ledger-csv', class: 'button-link', href: apiUrl('ledger.csv', filter), download: 'ledger.csv' }, t('adm.ledger.csv'));
+  const { limit, ...rowFilter } = filter;
+  const csv = h('a', { id: 'ledger-csv', class: 'button-link', href: apiUrl('ledger.csv', rowFilter), download: 'ledger.csv' }, t('adm.ledger.csv'));
   ctx.main.append(
     h('h1', {}, t('adm.ledger.title')),
     section(null, filterForm(ctx, filter)),
