@@ -113,6 +113,24 @@ describe('admin pages', () => {
     }
     assert.ok(await page.isDisabled('#ledger-pager-newer'));
     assert.ok(!(await page.evaluate(() => location.hash.includes('before='))));
+
+    /* a time range: from an hour ago keeps every row, from tomorrow none; the CSV link follows */
+    const hourAgo = Date.now() - 60 * 60 * 1000;
+    const local = (ms) => {
+      const d = new Date(ms);
+      const p = (n) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+    };
+    await page.fill('#f-from', local(hourAgo));
+    await page.click('#ledger-apply');
+    await page.waitForFunction(() => location.hash.includes('from='));
+    await page.waitForSelector('#ledger-totals');
+    assert.equal(await page.innerText('#ledger-totals'), totals);
+    await page.fill('#f-from', local(Date.now() + 24 * 3600 * 1000));
+    await page.click('#ledger-apply');
+    await page.waitForSelector('#ledger-rows td:text("No ledger row matches.")');
+    assert.match(await page.innerText('#ledger-totals'), /^0 rows/);
+    assert.match(await page.getAttribute('#ledger-csv', 'href'), /^\/api\/admin\/ledger\.csv\?from=\d+$/);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
@@ -182,6 +200,39 @@ describe('admin pages', () => {
     await page.click('#login-submit');
     await page.waitForSelector('#login-error:text("Enter the account name and the password.")');
     assert.equal(sent, 0);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  it('polls a running integrity check and shows the first bad row of its result', async () => {
+    const page = await openAdmin(browser, server.url);
+    await login(page);
+    /* the server's answers as a check runs and finds problems */
+    const answers = [
+      { state: 'running', started_at: Date.now(), finished_at: null, hands_checked: 1, hands_total: 4, rows_checked: 0, rows_total: 16, problems: [], ok: null },
+      { state: 'running', started_at: Date.now(), finished_at: null, hands_checked: 3, hands_total: 4, rows_checked: 8, rows_total: 16, problems: [], ok: null },
+      { state: 'done', started_at: Date.now(), finished_at: Date.now(), hands_checked: 4, hands_total: 4, rows_checked: 16, rows_total: 16,
+        problems: [{ check: 'zero_sum', hand: 2, row: null, message: 'hand 2 sums to 1' }, { check: 'chain', hand: null, row: 11, message: 'row 11 <b>breaks</b> the chain' }], ok: false },
+    ];
+    const seen = [];
+    await page.route('**/api/admin/integrity', (route) => {
+      if (route.request().method() === 'POST') return route.fulfill({ status: 202, json: { state: 'running' } });
+      const answer = answers[Math.min(seen.length, answers.length - 1)];
+      seen.push(answer.hands_checked);
+      return route.fulfill({ json: answer });
+    });
+    await page.click('#nav-integrity');
+    await page.waitForSelector('#integrity-state[data-state="running"]');
+    assert.ok(await page.isDisabled('#integrity-start'), 'no second start while one runs');
+    await page.waitForFunction(() => document.querySelector('#integrity-hands')?.value === 75);
+    await page.waitForSelector('#integrity-state[data-state="done"][data-ok="false"]');
+    assert.equal(await page.innerText('#integrity-result'), '2 problems found.');
+    assert.match(await page.innerText('#integrity-first'), /^First bad: row 11 .*row 11 <b>breaks<\/b> the chain$/);
+    assert.equal(await page.getAttribute('#integrity-first a', 'href'), '#/ledger?before=12', 'the ledger from that row down');
+    const polls = seen.length;
+    await page.waitForTimeout(1500);
+    assert.equal(seen.length, polls, 'polling stops once the check is done');
+    assert.ok(await page.isEnabled('#integrity-start'));
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
