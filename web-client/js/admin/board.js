@@ -19,7 +19,10 @@ export function describeAction(game, action, event) {
   const e = event && typeof event === 'object' ? event : {};
   const parts = [];
   const seen = new Set(['seat', 'kind', 'by_bot']);
+  /* a game's own word first (Tien Gow's discard is face down), else the shared one */
   const word = (key) => {
+    const own = `adm.act.${game}.${key}`;
+    if (t(own) !== own) return t(own);
     const k = `adm.act.${key}`;
     const text = t(k);
     return text === k ? key : text;
@@ -74,7 +77,7 @@ function tiengowBoard(view, seats) {
     open ? h('div', { class: 'adm-trick' },
       h('p', { class: 'muted' }, t(open.final ? 'adm.tg.finalTrick' : 'adm.tg.trick', { n: tricks.length })),
       arr(open.plays).map((p) => h('div', { class: `adm-play${p.seat === open.winner ? ' best' : ''}${p.discard ? ' discard' : ''}` },
-        h('span', { class: 'adm-play-who' }, seatName(p.seat), ' ', t(p.discard ? 'adm.act.discard' : 'adm.act.play')),
+        h('span', { class: 'adm-play-who' }, seatName(p.seat), ' ', t(p.discard ? 'adm.act.tiengow.discard' : 'adm.act.play')),
         tileRow('tiengow', p.play || p.discard, { small: true })))) : h('p', { class: 'muted' }, t('adm.tg.noTrick')),
     view.over ? h('p', { class: 'adm-over' }, t('adm.hand.over')) : null);
   return [panels, middle];

@@ -84,7 +84,7 @@ function tricksSection(game, steps) {
     ], tricks.map((tr, i) => ({
       cells: [String(i + 1), seatName(tr.leader),
         h('div', { class: 'adm-trickplays' }, arr(tr.plays).map((p) => h('span', { class: `adm-play${p.discard ? ' discard' : ''}` },
-          seatName(p.seat), ' ', p.discard ? t('adm.act.discard') : '', tileRow('tiengow', p.play || p.discard, { small: true })))),
+          seatName(p.seat), ' ', p.discard ? t('adm.act.tiengow.discard') : '', tileRow('tiengow', p.play || p.discard, { small: true })))),
         tr.winner >= 0 ? seatName(tr.winner) : '—'],
     }))));
   }

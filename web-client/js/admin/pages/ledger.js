@@ -115,8 +115,8 @@ export function render(ctx) {
       h('div', { class: 'adm-totals', id: 'ledger-totals' },
         h('span', {}, t('adm.ledger.rows', { n: plain(totals.rows) })),
         h('span', {}, t('adm.ledger.sum', { n: signed(totals.units) })),
-        h('span', {}, t('adm.ledger.won', { n: plain(totals.won) })),
-        h('span', {}, t('adm.ledger.lost', { n: plain(totals.lost) }))),
+        h('span', {}, t('adm.ledger.won', { n: signed(totals.won) })),
+        h('span', {}, t('adm.ledger.lost', { n: signed(totals.lost) }))),
       ledgerTable('ledger-rows', rows),
       pager('ledger-pager', {
         newer: before ? () => ctx.go(hashOf(filter, prev)) : null,
