@@ -164,6 +164,20 @@ describe('admin pages', () => {
     assert.match(await page.innerText('#table-sittings .adm-sitting:first-child'), /East\s+Ah Ma hands 1–\d/);
     const settled = await page.$$eval('#table-hands tbody tr', (trs) => trs.filter((tr) => !tr.innerText.includes('unfinished')).length);
     assert.ok(settled >= 2);
+    /* a hand opened once is one "hand.view" in the audit log, however often the language changes */
+    await page.click('#table-hands tbody tr a.adm-hand');
+    await page.waitForSelector('#replay-board .adm-board');
+    await page.click('[data-lang="zh-Hant"]');
+    await page.waitForSelector('#replay-first:text("最初")');
+    await page.waitForSelector('#replay-board .adm-board');
+    await page.click('[data-lang="en"]');
+    await page.waitForSelector('#replay-first:text("First")');
+    await page.goto(`${server.url}/admin.html#/audit?action=hand.view`);
+    await page.waitForSelector('#audit-list tbody tr[data-action="hand.view"]');
+    assert.equal(await page.locator('#audit-list tbody tr').count(), 1);
+    await page.goBack();
+    await page.goBack();
+    await page.waitForSelector('#table-ledger-link');
     await page.click('#table-ledger-link');
     await page.waitForSelector('#ledger-rows tbody tr[data-row]');
     assert.ok((await page.$$eval('#ledger-rows tbody tr', (trs) => trs.map((tr) => tr.children[1].innerText))).every((c) => c.startsWith(code)));

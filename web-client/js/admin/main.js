@@ -5,7 +5,7 @@
  *
  * A page module exports render(ctx) and may return a function that stops what it started (the
  * live page's timer, the integrity page's polling); the router calls it when the page changes.
- * ctx: {main, path parts, query (URLSearchParams), go(hash), rerender()}.
+ * ctx: {main, path parts, query (URLSearchParams), go(hash), relabel, rerender()}.
  */
 import { h, replace } from '../dom.js';
 import { LANGS, initialLang, lang, onLangChange, setLang, t } from '../i18n.js';
@@ -89,7 +89,7 @@ async function logout() {
   go('#/login');
 }
 
-function route() {
+function route(reason) {
   if (stopPage) stopPage();
   stopPage = null;
   const { parts, query } = parseHash(location.hash);
@@ -106,6 +106,8 @@ function route() {
   const ctx = {
     main, parts, query, go,
     afterLogin: () => afterLogin,
+    /* true when the page is drawn again only for a new language: it may reuse what it fetched */
+    relabel: reason === 'lang',
     rerender: route,
   };
   replace(main);
@@ -119,7 +121,7 @@ onForbidden(() => {
 });
 
 setLang(initialLang(storage, navigator.languages), null);
-onLangChange(() => route());
-window.addEventListener('hashchange', route);
+onLangChange(() => route('lang'));
+window.addEventListener('hashchange', () => route());
 window.teahouseAdmin = { parseHash };
 route();

@@ -17,6 +17,10 @@ import { tileRow } from '../tiles.js';
 
 const arr = (v) => (Array.isArray(v) ? v : []);
 
+/* The last hand fetched: a new language draws it again without asking the server, which would
+ * write another "hand.view" in the audit log for a view nobody asked for. */
+let last = null;
+
 /* The deal of each seat from the first step's view: Tien Gow's [[faces]×4], Tianjin's {hands}. */
 export function dealOf(game, view) {
   const deal = view && view.deal;
@@ -100,7 +104,13 @@ export function render(ctx) {
   const id = ctx.parts[1];
   const body = h('div', { id: 'hand-body' });
   ctx.main.append(body);
-  load(body, () => api(`hands/${encodeURIComponent(id)}`), (data) => {
+  const fetchHand = async () => {
+    if (ctx.relabel && last && last.id === id) return last.data;
+    const data = await api(`hands/${encodeURIComponent(id)}`);
+    last = { id, data };
+    return data;
+  };
+  load(body, fetchHand, (data) => {
     const hd = data.hand || {};
     const game = hd.game;
     const steps = arr(data.steps);
