@@ -478,16 +478,20 @@ bool store_audit_query(store *s, const store_audit_filter *filter, int64_t befor
 #define STORE_ADJUST_UNITS_MAX 1000000   /* |units| of one adjustment at most */
 #define STORE_ADJUST_REASON_MAX 200      /* an adjustment's reason, in characters (UTF-8) */
 #define STORE_ADJUSTMENTS_ACCOUNT "~adjustments" /* the account that takes every counter-row */
+#define STORE_ADJUSTMENTS_ID (-1)                /* its player id */
+#define STORE_ADJUSTMENTS_ID_TEXT "-1"
 #define STORE_ADJUSTMENTS_GAME "adjustment"      /* the game of the table adjustments are booked at */
 #define STORE_ADJUSTMENTS_CODE "~ADJUST"         /* and its code */
 
 /* Books an adjustment of `units` (not 0, |units| <= STORE_ADJUST_UNITS_MAX) to player_id, by
  * admin_id, for `reason` (1 to STORE_ADJUST_REASON_MAX characters of UTF-8, no control
- * characters): a hand of its own at the adjustments table (made by the first), whose result records
+ * characters): a hand of its own at the adjustments table, whose result records
  * the admin and the reason, and two ledger rows with reason "adjustment" in the hash chain, the
  * player's then the adjustments account's counter-row, summing to zero. Answers the first row's
- * id (the counter-row's is the next). STORE_INVALID for bad input or a player who does not exist
- * (or is the adjustments account); nothing is written then. */
+ * id (the counter-row's is the next). The first adjustment makes the account (player id -1,
+ * named STORE_ADJUSTMENTS_ACCOUNT, which nobody can register nor log in as) and the table (closed,
+ * of game STORE_ADJUSTMENTS_GAME). STORE_INVALID for bad input or a player who does not exist (or
+ * is the adjustments account); nothing is written then. */
 bool store_adjust(store *s, int64_t admin_id, int64_t player_id, int64_t units, const char *reason,
                   store_id_cb cb, void *ctx);
 

@@ -76,6 +76,7 @@ typedef enum sqlite_stmt_id {
     STMT_ADJUST_BOOK,
     STMT_ADJUST_HAND,
     STMT_ADJUST_TABLE,
+    STMT_ADJUST_ACCOUNT,
     STMT_COUNT
 } sqlite_stmt_id;
 

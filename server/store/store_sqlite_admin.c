@@ -1,6 +1,7 @@
 /*
  * store_sqlite_admin — admin sessions, the audit log (tables of migration 0006) and adjustments
- * (the account and table of migration 0007) on SQLite.
+ * (a hand of their own at the adjustments table, with the adjustments account's counter-row) on
+ * SQLite.
  * A session is keyed by its token's hash, like a player's; its lookup joins players so that an
  * account whose admin flag was cleared (`teahouse admin revoke`) loses its sessions at once.
  */
@@ -25,12 +26,21 @@ static const char *const sql[STMT_COUNT] = {
                         " FROM admin_audit AS a LEFT JOIN players AS p ON p.id = a.player_id"
                         " WHERE (?1 = 0 OR a.id < ?1) AND (?3 = '' OR a.action = ?3) AND (?4 = 0 OR a.player_id = ?4)"
                         " ORDER BY a.id DESC LIMIT ?2",
-    /* The adjustments account that migration 0007 made, the adjustments table (0 until the first
-     * adjustment makes it), and that table's last hand. */
-    [STMT_ADJUST_BOOK] = "SELECT (SELECT id FROM players WHERE account_name = '" STORE_ADJUSTMENTS_ACCOUNT "'"
-                         " AND kind = 'account'), coalesce(t.id, 0), (SELECT coalesce(max(number), 0) FROM hands"
+    /* The adjustments account and table (NULL and 0 until the first adjustment makes them), and
+     * the table's last hand. */
+    [STMT_ADJUST_BOOK] = "SELECT (SELECT id FROM players WHERE id = " STORE_ADJUSTMENTS_ID_TEXT " AND account_name = '"
+                         STORE_ADJUSTMENTS_ACCOUNT "' AND kind = 'account'), coalesce(t.id, 0), (SELECT coalesce(max(number), 0) FROM hands"
                          " WHERE table_id = t.id) FROM (SELECT 1) LEFT JOIN game_tables AS t ON t.game = '"
                          STORE_ADJUSTMENTS_GAME "'",
+    /* The account's id is -1: outside the ids the store gives players (1, 2, 3, …), so making it
+     * moves no one's id, and never 0 (a bot's seat). Its name holds '~', which no account name
+     * may (protocol/names.h), so nobody can register it; its password hash is no hash at all, so
+     * nobody can log in as it; its look-alike keys are its own name, which no real name's key can
+     * be. */
+    [STMT_ADJUST_ACCOUNT] = "INSERT INTO players (id, kind, nickname, account_name, password_hash, is_admin, created_at,"
+                            " last_seen_at, account_look_key, account_fold_key) VALUES (" STORE_ADJUSTMENTS_ID_TEXT
+                            ", 'account', 'adjustments', '" STORE_ADJUSTMENTS_ACCOUNT "', '!', 0, ?1, ?1, '"
+                            STORE_ADJUSTMENTS_ACCOUNT "', '" STORE_ADJUSTMENTS_ACCOUNT "')",
     [STMT_ADJUST_TABLE] = "INSERT INTO game_tables (game, options, host_player_id, code, is_public, seats, state,"
                           " hands_played, created_at, updated_at, turn_seconds, game_state) VALUES ('"
                           STORE_ADJUSTMENTS_GAME "', '{}', NULL, '" STORE_ADJUSTMENTS_CODE "', 0,"
@@ -188,19 +198,25 @@ store_status store_sqlite_adjust(void *b, const store_in_adjust *in, int64_t *id
     if (hand == NULL)
         return error->status;
     int rc = sqlite3_step(book);
-    const bool found = rc == SQLITE_ROW && sqlite3_column_type(book, 0) != SQLITE_NULL;
-    const int64_t account = found ? sqlite3_column_int64(book, 0) : 0;
+    const bool found = rc == SQLITE_ROW;
+    const bool has_account = found && sqlite3_column_type(book, 0) != SQLITE_NULL;
     int64_t table = found ? sqlite3_column_int64(book, 1) : 0;
     const int64_t number = found ? sqlite3_column_int64(book, 2) + 1 : 0;
     sqlite3_reset(book);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    if (rc != SQLITE_ROW)
         return store_sqlite_fail(q, rc, "finding the adjustments account", error);
-    if (!found)
-        return store_error_set(error, STORE_CORRUPT, "The database %s has no adjustments account (migration 0007).",
-                               q->path);
-    if (in->player_id == account)
+    if (in->player_id == STORE_ADJUSTMENTS_ID)
         return store_error_set(error, STORE_INVALID, "The adjustments account itself cannot be adjusted.");
     const int64_t now = store_now_ms(&q->options);
+    if (!has_account) {
+        sqlite3_stmt *make = stmt(q, STMT_ADJUST_ACCOUNT, error);
+        if (make == NULL)
+            return error->status;
+        sqlite3_bind_int64(make, 1, now);
+        rc = store_sqlite_step_reset(make);
+        if (rc != SQLITE_OK)
+            return store_sqlite_fail(q, rc, "making the adjustments account", error);
+    }
     if (table == 0) {
         sqlite3_stmt *make = stmt(q, STMT_ADJUST_TABLE, error);
         if (make == NULL)
@@ -221,7 +237,7 @@ store_status store_sqlite_adjust(void *b, const store_in_adjust *in, int64_t *id
     const int64_t hand_id = sqlite3_last_insert_rowid(q->db);
     store_ledger_entry rows[2] = {
         {.player_id = in->player_id, .seat = 0, .units = in->units, .reason = "adjustment"},
-        {.player_id = account, .seat = 1, .units = -in->units, .reason = "adjustment"},
+        {.player_id = STORE_ADJUSTMENTS_ID, .seat = 1, .units = -in->units, .reason = "adjustment"},
     };
     if (store_sqlite_append_ledger(q, hand_id, table, rows, 2, now, error) != STORE_OK)
         return error->status;
