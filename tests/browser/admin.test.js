@@ -228,6 +228,9 @@ describe('admin pages', () => {
     assert.equal(written.length, 2);
     assert.deepEqual(written.map((r) => r.units).sort((a, b) => a - b), [-25, 25]);
     assert.ok(written.every((r) => r.reason === 'adjustment'));
+    assert.ok(written.some((r) => r.units === 25 && r.cells[3] === '<i>Lan</i>'), 'the player\'s row');
+    assert.ok(written.some((r) => r.units === -25 && r.cells[3] === 'adjustments'), 'the adjustments account\'s counter-row');
+    assert.equal(await page.locator('#adjust-rows a[href="#/players/-1"]').count(), 0, 'the account is no player page');
     await page.waitForFunction((b) => document.querySelector('#player-balance')?.innerText.replace(/,/g, '') === String(b + 25).replace('-', '−'), balanceBefore);
     await screenshot(page, 'admin-player');
     const adjustPost = posts.find((p) => p.url.endsWith('/api/admin/adjustments'));

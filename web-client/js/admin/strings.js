@@ -41,6 +41,7 @@ const WORDS = {
   'adm.page.older': ['Older →', '較舊 →', '较旧 →'],
   'adm.game.tiengow': ['Tien Gow', '天九', '天九'],
   'adm.game.tianjin': ['Tianjin Mahjong', '天津麻將', '天津麻将'],
+  'adm.game.adjustment': ['adjustments', '調整', '调整'],
 
   'adm.login.title': ['Admin login', '管理員登入', '管理员登录'],
   'adm.login.hint': ['For accounts an operator made admins on the server.', '只限營運者在伺服器上設為管理員的帳號。', '只限运营者在服务器上设为管理员的账号。'],
@@ -61,6 +62,8 @@ const WORDS = {
   'adm.err.not_found': ['Not found.', '找不到。', '找不到。'],
   'adm.err.busy': ['The server is busy: try again in a moment.', '伺服器忙碌中，請稍後再試。', '服务器忙碌中，请稍后再试。'],
   'adm.err.network': ['The server cannot be reached.', '無法連線到伺服器。', '无法连接到服务器。'],
+  'adm.err.invalid': ['The server refused the value:', '伺服器不接受這個值：', '服务器不接受这个值：'],
+  'adm.err.corrupt': ['This hand’s stored actions do not replay: run the integrity check.', '這局的紀錄無法重播，請執行完整性檢查。', '这局的记录无法重播，请执行完整性检查。'],
   'adm.err.other': ['The server refused: {message}', '伺服器拒絕：{message}', '服务器拒绝：{message}'],
 
   'adm.col.time': ['Time', '時間', '时间'],
@@ -255,6 +258,8 @@ const WORDS = {
   'adm.int.finished': ['Finished', '結束', '结束'],
   'adm.int.ok': ['Everything checks out.', '全部正確。', '全部正确。'],
   'adm.int.bad': ['{n} problems found.', '發現 {n} 個問題。', '发现 {n} 个问题。'],
+  'adm.int.shown': ['The first {n} are listed.', '列出前 {n} 個。', '列出前 {n} 个。'],
+  'adm.int.error': ['The check could not finish: {message}', '檢查無法完成：{message}', '检查无法完成：{message}'],
   'adm.int.first': ['First bad:', '第一個問題：', '第一个问题：'],
   'adm.int.row': ['row {id}', '第 {id} 列', '第 {id} 行'],
   'adm.int.check.zero_sum': ['sums to zero', '相加為零', '相加为零'],

@@ -29,7 +29,7 @@ export function errorText(e) {
   const key = `adm.err.${e.code}`;
   const known = t(key);
   if (e.code === 'too_many_attempts') return t('adm.err.too_many_attempts', { s: e.retryAfter || '?' });
-  if (known !== key) return e.code === 'bad_filter' || e.code === 'bad_request' ? `${known} ${e.message || ''}`.trim() : known;
+  if (known !== key) return ['bad_filter', 'bad_request', 'invalid'].includes(e.code) ? `${known} ${e.message || ''}`.trim() : known;
   return t('adm.err.other', { message: e.message || e.code || '?' });
 }
 
@@ -55,6 +55,8 @@ export async function load(container, fetcher, draw) {
 
 export function playerLink(id, nickname) {
   if (id === null || id === undefined) return h('span', { class: 'muted' }, nickname || t('adm.bot'));
+  /* the adjustments account (id -1) is no player with a page */
+  if (!(Number(id) > 0)) return h('span', { class: 'adm-house' }, nickname ?? String(id));
   return h('a', { href: `#/players/${encodeURIComponent(id)}`, class: 'adm-player' }, nickname ?? `#${id}`);
 }
 

@@ -23,6 +23,7 @@ function draw(box, s) {
   const hands = percent(s.hands_checked, s.hands_total);
   const rows = percent(s.rows_checked, s.rows_total);
   const problems = Array.isArray(s.problems) ? s.problems : [];
+  const total = typeof s.problems_total === 'number' ? s.problems_total : problems.length;
   const first = problems.find((p) => p.row !== null && p.row !== undefined) || problems[0];
   replace(box,
     h('p', { id: 'integrity-state', dataset: { state: String(s.state), ok: String(s.ok) } }, t(`adm.int.state.${s.state}`) !== `adm.int.state.${s.state}` ? t(`adm.int.state.${s.state}`) : String(s.state)),
@@ -39,7 +40,9 @@ function draw(box, s) {
       ]),
     ],
     s.state === 'done' ? h('p', { id: 'integrity-result', class: s.ok ? 'adm-ok' : 'adm-error', role: 'status' },
-      s.ok ? t('adm.int.ok') : t('adm.int.bad', { n: problems.length })) : null,
+      s.ok ? t('adm.int.ok') : t('adm.int.bad', { n: plain(total) }),
+      !s.ok && total > problems.length ? ` ${t('adm.int.shown', { n: problems.length })}` : null) : null,
+    typeof s.error === 'string' && s.error ? h('p', { class: 'adm-error', id: 'integrity-error' }, t('adm.int.error', { message: s.error })) : null,
     s.state === 'done' && first ? h('p', { id: 'integrity-first' }, t('adm.int.first'), ' ',
       first.row !== null && first.row !== undefined ? h('a', { href: ledgerHash({ before: String(first.row + 1) }) }, t('adm.int.row', { id: first.row })) : null, ' ',
       first.hand !== null && first.hand !== undefined ? handLink(first.hand) : null, ' ', h('span', {}, first.message ?? '')) : null,
