@@ -212,6 +212,7 @@ const WORDS = {
   'adm.hand.title': ['Hand {n} of table {code}', '牌桌 {code} 第 {n} 局', '牌桌 {code} 第 {n} 局'],
   'adm.hand.backTable': ['← Table {code}', '← 牌桌 {code}', '← 牌桌 {code}'],
   'adm.hand.unfinished': ['unfinished', '未完', '未完'],
+  'adm.hand.result': ['Result', '結果', '结果'],
   'adm.hand.replay': ['Replay', '重播', '重播'],
   'adm.hand.deals': ['Every seat’s deal', '每家的發牌', '每家的发牌'],
   'adm.hand.deal': ['The deal', '發牌', '发牌'],

@@ -119,6 +119,7 @@ export function render(ctx) {
     const lines = arr(data.lines);
     const rp = replayer(game, steps, seats, Number(ctx.query.get('step')) || 0);
     const result = hd.result && typeof hd.result === 'object' ? hd.result : null;
+    const known = game === 'tiengow' || game === 'tianjin';
     return [
       h('p', {}, h('a', { href: `#/tables/${encodeURIComponent(hd.table)}`, id: 'hand-table-link' }, t('adm.hand.backTable', { code: hd.code ?? '' }))),
       h('h1', {}, t('adm.hand.title', { n: hd.number ?? '?', code: hd.code ?? '' })),
@@ -129,15 +130,17 @@ export function render(ctx) {
         result && typeof result.winner === 'number' ? ['adm.col.winner', seatName(result.winner)] : null,
         result && result.win && typeof result.win.fan === 'number' ? ['adm.col.fan', String(result.win.fan)] : null,
       ])),
-      section(t('adm.hand.replay'), h('div', { class: 'adm-replay', id: 'replay' }, rp.view)),
-      section(t('adm.hand.deals'), dataTable('hand-deals', [
+      /* a hand of no game this page draws (an adjustment): its result as the server wrote it */
+      known ? null : section(t('adm.hand.result'), h('code', { class: 'adm-json', id: 'hand-result' }, JSON.stringify(hd.result ?? null))),
+      known ? section(t('adm.hand.replay'), h('div', { class: 'adm-replay', id: 'replay' }, rp.view)) : null,
+      known ? section(t('adm.hand.deals'), dataTable('hand-deals', [
         { key: 'adm.col.seat' }, { key: 'adm.col.player' }, { key: 'adm.col.deal' }, { key: 'adm.col.net', cls: 'num' },
       ], [0, 1, 2, 3].map((s) => ({
         cells: [seatName(s), seatWho(seats[s]), tileRow(game, deal[s], { small: true, wilds: arr(steps[0] && steps[0].view && steps[0].view.wilds) }),
           seats[s] && typeof seats[s].net === 'number' ? units(seats[s].net) : '—'],
-      })))),
-      section(t('adm.hand.actions'), rp.list),
-      tricksSection(game, steps),
+      })))) : null,
+      known ? section(t('adm.hand.actions'), rp.list) : null,
+      known ? tricksSection(game, steps) : null,
       section(t('adm.hand.lines'), dataTable('hand-lines', [
         { key: 'adm.col.seat' }, { key: 'adm.col.player' }, { key: 'adm.col.units', cls: 'num' }, { key: 'adm.col.reason' },
         { key: 'adm.col.balance', cls: 'num' },
