@@ -274,4 +274,24 @@ describe('admin pages', () => {
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
+
+  /* last: the throttle it sets holds this address back for the rest of the server's life */
+  it('says how long to wait after too many failed logins', async () => {
+    const page = await openAdmin(browser, server.url);
+    await page.waitForSelector('#login-form');
+    for (let i = 0; i < 5; i++) {
+      await page.fill('#login-name', 'ahma');
+      await page.fill('#login-password', `wrong ${i}`);
+      await page.click('#login-submit');
+      await page.waitForSelector('#login-submit:not([disabled])');
+      assert.match(await page.innerText('#login-error'), /Wrong account name or password|Too many failed logins/);
+    }
+    await page.fill('#login-password', PASSWORD);
+    await page.click('#login-submit');
+    await page.waitForSelector('#login-error:text("Too many failed logins")');
+    assert.match(await page.innerText('#login-error'), /^Too many failed logins: wait \d+ s and try again\.$/);
+    assert.equal(await page.locator('#admin-nav a').count(), 0, 'still logged out');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
 });

@@ -56,7 +56,9 @@ function go(hash) {
 }
 
 function renderHeader(page) {
-  document.title = t('adm.title');
+  const nav = NAV.find((n) => n.page === page || (page === 'hands' && n.page === 'tables'));
+  const pageTitle = page === 'login' ? t('adm.login.title') : nav ? t(nav.key) : '';
+  document.title = pageTitle ? `${pageTitle} · ${t('adm.title')}` : t('adm.title');
   document.getElementById('brand-title').textContent = t('adm.title');
   document.getElementById('brand-subtitle').textContent = t('adm.subtitle');
   document.querySelector('.skip-link').textContent = t('app.skip');
@@ -68,9 +70,9 @@ function renderHeader(page) {
   }, l.short)));
   switcher.setAttribute('aria-label', t('lang.label'));
   const s = session();
-  const nav = document.getElementById('admin-nav');
-  nav.setAttribute('aria-label', t('adm.nav.label'));
-  replace(nav, s ? NAV.map((n) => h('a', {
+  const navBox = document.getElementById('admin-nav');
+  navBox.setAttribute('aria-label', t('adm.nav.label'));
+  replace(navBox, s ? NAV.map((n) => h('a', {
     href: `#/${n.page}`, class: n.page === page ? 'active' : null, 'aria-current': n.page === page ? 'page' : null,
     id: `nav-${n.page}`,
   }, t(n.key))) : []);
