@@ -170,7 +170,7 @@ describe('admin pages', () => {
     await page.click('#replay-next');
     await page.waitForSelector('#replay-board[data-step="1"]');
     assert.equal(await page.innerText('#replay-step'), `Step 1 of ${last}`);
-    assert.ok(await page.locator('#replay-board .adm-trick .adm-play').count() >= 1, 'the first play is on the board');
+    assert.ok(await page.locator('#replay-board .adm-center-plays .adm-play').count() >= 1, 'the first play is on the board');
     assert.match(await page.innerText('#replay-caption'), /plays|discards/);
     const tilesAfterOne = await page.locator('#replay-board .adm-seat .adm-tile').count();
     assert.ok(tilesAfterOne < 32, 'the played tiles left the hand');

@@ -13,6 +13,7 @@ import { ROOT } from './harness.js';
 import { WORDS } from '../../web-client/js/admin/strings.js';
 import { setLang, t } from '../../web-client/js/i18n.js';
 import { REASONS } from '../../web-client/js/admin/pages/ledger.js';
+import { gameAdmin, gameNames, gameReasons, loadGames } from '../../web-client/js/admin/games.js';
 import { ACTIONS } from '../../web-client/js/admin/pages/audit.js';
 import { sittings } from '../../web-client/js/admin/pages/tables.js';
 import { dealOf } from '../../web-client/js/admin/pages/hand.js';
@@ -26,7 +27,19 @@ function sources(dir) {
 }
 
 describe('admin logic', () => {
-  it('has every label the pages use in English, 繁體 and 简体', () => {
+  it('has every label the pages use in English, 繁體 and 简体', async () => {
+    await loadGames();
+    assert.ok(gameNames().length >= 2 && gameNames().every((g) => gameAdmin(g)), 'every known game has an admin part');
+    const marks = (x) => [...x.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join();
+    for (const name of gameNames()) {
+      const { strings } = gameAdmin(name);
+      const keys = Object.keys(strings.en);
+      assert.ok(keys.length > 5, name);
+      for (const code of ['zh-Hant', 'zh-Hans']) {
+        assert.deepEqual(Object.keys(strings[code]), keys, `${name} ${code} has the same labels`);
+        for (const k of keys) assert.equal(marks(strings[code][k]), marks(strings.en[k]), `${name} ${k} ${code} marks`);
+      }
+    }
     const used = new Set(sources(ADMIN).flatMap((text) => [...text.matchAll(/'(adm\.[A-Za-z0-9_.]+)'/g)].map((m) => m[1])));
     assert.ok(used.size > 150, `the pages use labels (${used.size})`);
     for (const key of used) assert.ok(WORDS[key], `${key} is defined`);
@@ -34,11 +47,16 @@ describe('admin logic', () => {
       assert.equal(texts.length, 3, key);
       assert.ok(texts.every((x) => typeof x === 'string' && x.trim()), `${key} has three texts`);
       /* the same {marks} in every language, so no value is lost in translation */
-      const marks = (x) => [...x.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join();
       assert.equal(marks(texts[1]), marks(texts[0]), `${key} zh-Hant marks`);
       assert.equal(marks(texts[2]), marks(texts[0]), `${key} zh-Hans marks`);
     }
     for (const r of REASONS) assert.ok(WORDS[`adm.reason.${r}`], `reason ${r}`);
+    assert.ok(gameReasons().length >= 5);
+    for (const code of ['en', 'zh-Hant', 'zh-Hans']) {
+      setLang(code);
+      for (const r of gameReasons()) assert.notEqual(t(`adm.reason.${r}`), `adm.reason.${r}`, `reason ${r} in ${code}`);
+    }
+    setLang('en');
     for (const a of ACTIONS) assert.ok(WORDS[`adm.audit.action.${a}`], `action ${a}`);
     for (const c of ['zero_sum', 'replay', 'chain']) assert.ok(WORDS[`adm.int.check.${c}`], `check ${c}`);
     for (const s of ['idle', 'running', 'done']) assert.ok(WORDS[`adm.int.state.${s}`], `state ${s}`);

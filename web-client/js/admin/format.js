@@ -4,6 +4,7 @@
  * ms. Everything here returns plain strings, put into the page as text.
  */
 import { t } from '../i18n.js';
+import { findGame, gameTitle } from '../games/registry.js';
 
 const pad = (n) => String(n).padStart(2, '0');
 
@@ -42,8 +43,9 @@ export function msToInput(ms) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/* A game's name in the page's language; an unknown game as the server wrote it. */
+/* A game's name in the page's language (the game's own title); another name as the server wrote it. */
 export function gameName(game) {
+  if (typeof game === 'string' && findGame(game)) return gameTitle(game);
   const key = `adm.game.${game}`;
   const text = t(key);
   return text === key ? String(game ?? '—') : text;

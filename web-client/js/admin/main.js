@@ -11,6 +11,7 @@ import { h, replace } from '../dom.js';
 import { LANGS, initialLang, lang, onLangChange, setLang, t } from '../i18n.js';
 import './strings.js';
 import { api, onForbidden, session, setSession } from './api.js';
+import { loadGames } from './games.js';
 import * as login from './pages/login.js';
 import * as ledger from './pages/ledger.js';
 import * as players from './pages/players.js';
@@ -126,4 +127,5 @@ setLang(initialLang(storage, navigator.languages), null);
 onLangChange(() => route('lang'));
 window.addEventListener('hashchange', () => route());
 window.teahouseAdmin = { parseHash };
-route();
+/* the games' admin parts first: the ledger's reasons and every board come from them */
+loadGames().then(() => route());

@@ -1,17 +1,11 @@
 /*
  * strings — the admin pages' words in English, 繁體中文 and 简体中文, added to i18n.js's tables
  * under the prefix "adm." (i18n refuses a key defined twice, so these never relabel the game
- * client; the games' labels are added too, for their options). Each key is written once with its three texts side by side, so a missing translation
+ * client; a game's own admin labels are in its folder, games/NAME/admin.js). Each key is written once with its three texts side by side, so a missing translation
  * shows here at a glance; {name} marks are filled by t().
  */
 import { addStrings } from '../i18n.js';
-import tiengowStrings from '../games/tiengow/strings.js';
-import tianjinStrings from '../games/tianjin/strings.js';
 
-/* the games' own labels (their options' names, for the table page); the game client's registry
- * adds them there, and the admin pages do not load the registry */
-addStrings(tiengowStrings);
-addStrings(tianjinStrings);
 
 /* key: [English, 繁體, 简体] */
 const WORDS = {
@@ -33,14 +27,11 @@ const WORDS = {
   'adm.no': ['no', '否', '否'],
   'adm.bot': ['Bot', '電腦', '电脑'],
   'adm.botSeat': ['Bot ({seat})', '電腦（{seat}）', '电脑（{seat}）'],
-  'adm.banker': ['Banker', '莊家', '庄家'],
   'adm.toAct': ['to act', '輪到', '轮到'],
   'adm.handN': ['Hand {n}', '第 {n} 局', '第 {n} 局'],
   'adm.handId': ['hand #{id}', '局 #{id}', '局 #{id}'],
   'adm.page.newer': ['← Newer', '← 較新', '← 较新'],
   'adm.page.older': ['Older →', '較舊 →', '较旧 →'],
-  'adm.game.tiengow': ['Tien Gow', '天九', '天九'],
-  'adm.game.tianjin': ['Tianjin Mahjong', '天津麻將', '天津麻将'],
   'adm.game.adjustment': ['adjustments', '調整', '调整'],
 
   'adm.login.title': ['Admin login', '管理員登入', '管理员登录'],
@@ -81,20 +72,11 @@ const WORDS = {
   'adm.col.net': ['Net', '淨額', '净额'],
   'adm.col.lastAt': ['Last played', '最後對局', '最后对局'],
   'adm.col.host': ['Host', '桌主', '桌主'],
-  'adm.col.banker': ['Banker', '莊家', '庄家'],
-  'adm.col.bank': ['Bank', '坐莊', '坐庄'],
-  'adm.col.multiplier': ['Multiplier', '倍數', '倍数'],
   'adm.col.started': ['Started', '開始', '开始'],
   'adm.col.finished': ['Finished', '結束', '结束'],
   'adm.col.winner': ['Winner', '贏家', '赢家'],
-  'adm.col.fan': ['Fan', '番', '番'],
   'adm.col.seat': ['Seat', '座位', '座位'],
   'adm.col.deal': ['Dealt', '發牌', '发牌'],
-  'adm.col.trick': ['Trick', '墩', '墩'],
-  'adm.col.leader': ['Led by', '出頭', '出头'],
-  'adm.col.plays': ['Plays', '出牌', '出牌'],
-  'adm.col.step': ['Step', '步', '步'],
-  'adm.col.claim': ['Claim', '吃碰槓', '碰杠'],
   'adm.col.check': ['Check', '檢查', '检查'],
   'adm.col.row': ['Row', '帳目列', '账目行'],
   'adm.col.message': ['Problem', '問題', '问题'],
@@ -112,14 +94,6 @@ const WORDS = {
   'adm.f.clear': ['Clear', '清除', '清除'],
 
   'adm.reason.settle': ['settlement', '結算', '结算'],
-  'adm.reason.he_zun': ['bonus 和至尊', '獎賞 和至尊', '奖赏 和至尊'],
-  'adm.reason.qin_zun': ['bonus 擒至尊', '獎賞 擒至尊', '奖赏 擒至尊'],
-  'adm.reason.quartet': ['bonus four of a kind', '獎賞 四條', '奖赏 四条'],
-  'adm.reason.kong': ['kong 槓', '明槓', '明杠'],
-  'adm.reason.concealed_kong': ['concealed kong 暗槓', '暗槓', '暗杠'],
-  'adm.reason.gold_kong': ['gold kong 金槓', '金槓', '金杠'],
-  'adm.reason.chan': ['chan 鏟', '鏟', '铲'],
-  'adm.reason.wild_discard': ['wild discarded 打混', '打混兒', '打混儿'],
   'adm.reason.adjustment': ['adjustment', '調整', '调整'],
 
   'adm.ledger.title': ['Ledger', '帳目', '账目'],
@@ -175,39 +149,14 @@ const WORDS = {
   'adm.tables.none': ['No table matches.', '沒有符合的牌桌。', '没有符合的牌桌。'],
   'adm.tables.back': ['← All tables', '← 所有牌桌', '← 所有牌桌'],
   'adm.table.title': ['Table {code}', '牌桌 {code}', '牌桌 {code}'],
-  'adm.table.now': ['Bank now', '目前坐莊', '目前坐庄'],
+  'adm.table.now': ['State now', '目前狀態', '目前状态'],
+  'adm.table.states': ['The table’s state, hand by hand', '每局開始時的牌桌狀態', '每局开始时的牌桌状态'],
   'adm.table.ledger': ['This table’s rows in the ledger →', '在帳目中看這張牌桌 →', '在账目中看这张牌桌 →'],
   'adm.table.options': ['Options', '規則選項', '规则选项'],
-  'adm.table.banker': ['The banker, hand by hand', '每局莊家', '每局庄家'],
   'adm.table.sat': ['Who sat when', '誰在何時坐哪', '谁在何时坐哪'],
   'adm.table.handOne': ['hand {n}', '第 {n} 局', '第 {n} 局'],
   'adm.table.handRange': ['hands {from}–{to}', '第 {from}–{to} 局', '第 {from}–{to} 局'],
   'adm.table.hands': ['Every hand', '每一局', '每一局'],
-  'adm.tj.count': ['banked {n} in a row', '連莊 {n}', '连庄 {n}'],
-  'adm.tj.mustSit': ['must sit', '必須坐莊', '必须坐庄'],
-  'adm.tj.pulls': ['pulls {list}', '拉莊 {list}', '拉庄 {list}'],
-  'adm.tj.pull': ['pulls {n}', '拉 {n}', '拉 {n}'],
-  'adm.tj.passed': ['passed', '已過', '已过'],
-  'adm.tj.canClaim': ['can claim', '可以碰槓', '可以碰杠'],
-  'adm.tj.wildDiscard': ['discarded a wild', '打過混兒', '打过混儿'],
-  'adm.tj.drawn': ['drawn tile', '剛摸的牌', '刚摸的牌'],
-  'adm.tj.notSat': ['the banker did not sit', '莊家沒坐莊', '庄家没坐庄'],
-  'adm.tj.indicator': ['Indicator', '翻牌', '翻牌'],
-  'adm.tj.wilds': ['wilds', '混兒', '混儿'],
-  'adm.tj.window': ['Claim window on {seat}’s discard', '{seat}打出的牌可碰槓', '{seat}打出的牌可碰杠'],
-  'adm.tj.wall': ['{n} tiles left to draw, {r} replacements', '牌牆剩 {n} 張，補牌 {r} 張', '牌墙剩 {n} 张，补牌 {r} 张'],
-  'adm.tj.wallOrder': ['The wall in drawing order', '牌牆（摸牌順序）', '牌墙（摸牌顺序）'],
-  'adm.tj.replacementWall': ['Replacement tiles', '補牌', '补牌'],
-  'adm.tj.phase.sit': ['The banker decides to sit', '莊家決定坐莊', '庄家决定坐庄'],
-  'adm.tj.phase.pull': ['The others choose their pulls', '閒家選擇拉莊', '闲家选择拉庄'],
-  'adm.tj.phase.turn': ['A turn', '出牌', '出牌'],
-  'adm.tj.phase.claim': ['A claim window', '碰槓時間', '碰杠时间'],
-  'adm.tj.phase.over': ['Over', '結束', '结束'],
-  'adm.tg.stacks': ['Stacks won: {n}', '贏 {n} 墩', '赢 {n} 墩'],
-  'adm.tg.status': ['Multiplier ×{m} · tricks done: {n}', '倍數 ×{m} · 已完成 {n} 墩', '倍数 ×{m} · 已完成 {n} 墩'],
-  'adm.tg.trick': ['Trick {n}', '第 {n} 墩', '第 {n} 墩'],
-  'adm.tg.finalTrick': ['Trick {n}, the last', '第 {n} 墩（最後一墩）', '第 {n} 墩（最后一墩）'],
-  'adm.tg.noTrick': ['No trick yet.', '還沒出牌。', '还没出牌。'],
 
   'adm.hand.title': ['Hand {n} of table {code}', '牌桌 {code} 第 {n} 局', '牌桌 {code} 第 {n} 局'],
   'adm.hand.backTable': ['← Table {code}', '← 牌桌 {code}', '← 牌桌 {code}'],
@@ -217,9 +166,6 @@ const WORDS = {
   'adm.hand.deals': ['Every seat’s deal', '每家的發牌', '每家的发牌'],
   'adm.hand.deal': ['The deal', '發牌', '发牌'],
   'adm.hand.actions': ['Every action in order', '所有動作（依序）', '所有动作（依序）'],
-  'adm.hand.tricks': ['Tricks', '每墩', '每墩'],
-  'adm.hand.claims': ['Claims, kongs and the win', '碰、槓與胡', '碰、杠与胡'],
-  'adm.hand.noClaims': ['No claim in this hand.', '這局沒有碰槓。', '这局没有碰杠。'],
   'adm.hand.lines': ['Settlement: the ledger rows', '結算：帳目', '结算：账目'],
   'adm.hand.noLines': ['No row: the hand is not settled.', '沒有帳目：這局未結算。', '没有账目：这局未结算。'],
   'adm.hand.over': ['The hand is over.', '這局結束。', '这局结束。'],
@@ -232,18 +178,8 @@ const WORDS = {
   'adm.replay.none': ['No step recorded.', '沒有紀錄的步驟。', '没有记录的步骤。'],
   'adm.act.play': ['plays', '出牌', '出牌'],
   'adm.act.discard': ['discards', '打出', '打出'],
-  'adm.act.tiengow.discard': ['discards face down', '墊牌', '垫牌'],
-  'adm.act.sit': ['sits', '坐莊', '坐庄'],
-  'adm.act.noSit': ['does not sit', '不坐莊', '不坐庄'],
-  'adm.act.pull': ['pulls', '拉莊', '拉庄'],
-  'adm.act.pulls': ['pulls shown', '拉莊結果', '拉庄结果'],
   'adm.act.pass': ['passes', '過', '过'],
-  'adm.act.pung': ['pungs', '碰', '碰'],
-  'adm.act.kong': ['kongs', '明槓', '明杠'],
-  'adm.act.concealed_kong': ['concealed kong', '暗槓', '暗杠'],
-  'adm.act.added_kong': ['added kong', '加槓', '加杠'],
   'adm.act.win': ['wins', '胡', '胡'],
-  'adm.act.no_claim': ['nobody claims', '無人碰槓', '无人碰杠'],
 
   'adm.int.title': ['Integrity check', '完整性檢查', '完整性检查'],
   'adm.int.help': ['Checks that every hand’s rows sum to zero, that every hand replays to its stored result, and the ledger’s hash chain.',

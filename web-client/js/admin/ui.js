@@ -7,6 +7,7 @@
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { gameName, plain, signed } from './format.js';
+import { gameNames } from './games.js';
 
 export function section(title, ...children) {
   return h('section', { class: 'adm-card' }, title ? h('h2', {}, title) : null, ...children);
@@ -108,7 +109,7 @@ export function filterField(id, labelKey, control) {
 export function gameSelect(id, value) {
   return h('select', { id, name: 'game' },
     h('option', { value: '' }, t('adm.any')),
-    ['tiengow', 'tianjin'].map((g) => h('option', { value: g, selected: g === value }, gameName(g))));
+    gameNames().map((g) => h('option', { value: g, selected: g === value }, gameName(g))));
 }
 
 export function seatName(seat) {

@@ -1,6 +1,6 @@
 /*
  * hand — everything about one hand for an admin: every seat's full deal, every action in order
- * with its tiles, the tricks (Tien Gow) or the claims (Tianjin), the settlement's ledger lines
+ * with its tiles, the game's summary of its plays (games/NAME/admin.js), the settlement's ledger lines
  * with their reasons, and a step-through replay (first / previous / next / last and a slider)
  * that draws each step's view_admin. Opening the page is written in the audit log by the server.
  *
@@ -10,7 +10,8 @@
 import { h, replace } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { api } from '../api.js';
-import { describeAction, drawView } from '../board.js';
+import { describeAction, drawView, kitFor } from '../board.js';
+import { gameAdmin } from '../games.js';
 import { gameName, reasonName, time } from '../format.js';
 import { amount, dataTable, facts, load, playerLink, seatName, seatWho, section, units } from '../ui.js';
 import { tileRow } from '../tiles.js';
@@ -21,7 +22,7 @@ const arr = (v) => (Array.isArray(v) ? v : []);
  * write another "hand.view" in the audit log for a view nobody asked for. */
 let last = null;
 
-/* The deal of each seat from the first step's view: Tien Gow's [[faces]×4], Tianjin's {hands}. */
+/* The deal of each seat from the first step's view: a list of four lists, or {hands: that}. */
 export function dealOf(game, view) {
   const deal = view && view.deal;
   if (Array.isArray(deal)) return deal;
@@ -79,27 +80,6 @@ function replayer(game, steps, seats, start) {
   return { view: [controls, caption, board], list };
 }
 
-function tricksSection(game, steps) {
-  const lastView = steps.length ? steps[steps.length - 1].view : null;
-  if (game === 'tiengow') {
-    const tricks = arr(lastView && lastView.tricks);
-    return section(t('adm.hand.tricks'), dataTable('hand-tricks', [
-      { key: 'adm.col.trick' }, { key: 'adm.col.leader' }, { key: 'adm.col.plays' }, { key: 'adm.col.winner' },
-    ], tricks.map((tr, i) => ({
-      cells: [String(i + 1), seatName(tr.leader),
-        h('div', { class: 'adm-trickplays' }, arr(tr.plays).map((p) => h('span', { class: `adm-play${p.discard ? ' discard' : ''}` },
-          seatName(p.seat), ' ', p.discard ? t('adm.act.tiengow.discard') : '', tileRow('tiengow', p.play || p.discard, { small: true })))),
-        tr.winner >= 0 ? seatName(tr.winner) : '—'],
-    }))));
-  }
-  /* Tianjin: the claims and kongs, from the events, in order */
-  const claims = steps.filter((s) => s.event && ['pung', 'kong', 'concealed_kong', 'added_kong', 'win'].some((k) => k in s.event));
-  return section(t('adm.hand.claims'), dataTable('hand-claims', [
-    { key: 'adm.col.step' }, { key: 'adm.col.seat' }, { key: 'adm.col.claim' },
-  ], claims.map((s) => ({ cells: [String(s.n), seatName(s.event.seat ?? s.seat), h('span', {}, describeAction('tianjin', null, s.event))] })),
-  { empty: t('adm.hand.noClaims') }));
-}
-
 export function render(ctx) {
   const id = ctx.parts[1];
   const body = h('div', { id: 'hand-body' });
@@ -119,7 +99,8 @@ export function render(ctx) {
     const lines = arr(data.lines);
     const rp = replayer(game, steps, seats, Number(ctx.query.get('step')) || 0);
     const result = hd.result && typeof hd.result === 'object' ? hd.result : null;
-    const known = game === 'tiengow' || game === 'tianjin';
+    const g = gameAdmin(game);
+    const known = Boolean(g);
     return [
       h('p', {}, h('a', { href: `#/tables/${encodeURIComponent(hd.table)}`, id: 'hand-table-link' }, t('adm.hand.backTable', { code: hd.code ?? '' }))),
       h('h1', {}, t('adm.hand.title', { n: hd.number ?? '?', code: hd.code ?? '' })),
@@ -128,7 +109,7 @@ export function render(ctx) {
         ['adm.col.started', time(hd.started_at)],
         ['adm.col.finished', hd.finished_at ? time(hd.finished_at) : t('adm.hand.unfinished')],
         result && typeof result.winner === 'number' ? ['adm.col.winner', seatName(result.winner)] : null,
-        result && result.win && typeof result.win.fan === 'number' ? ['adm.col.fan', String(result.win.fan)] : null,
+        ...(g && g.resultFacts ? g.resultFacts(result) : []),
       ])),
       /* a hand of no game this page draws (an adjustment): its result as the server wrote it */
       known ? null : section(t('adm.hand.result'), h('code', { class: 'adm-json', id: 'hand-result' }, JSON.stringify(hd.result ?? null))),
@@ -140,7 +121,7 @@ export function render(ctx) {
           seats[s] && typeof seats[s].net === 'number' ? units(seats[s].net) : '—'],
       })))) : null,
       known ? section(t('adm.hand.actions'), rp.list) : null,
-      known ? tricksSection(game, steps) : null,
+      known ? g.playSummary(steps, kitFor(game)) : null,
       section(t('adm.hand.lines'), dataTable('hand-lines', [
         { key: 'adm.col.seat' }, { key: 'adm.col.player' }, { key: 'adm.col.units', cls: 'num' }, { key: 'adm.col.reason' },
         { key: 'adm.col.balance', cls: 'num' },

@@ -11,13 +11,14 @@ import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { api, apiUrl } from '../api.js';
 import { inputToMs, msToInput, plain, reasonName, signed, time } from '../format.js';
+import { gameReasons } from '../games.js';
 import { amount, dataTable, filterField, formValues, gameSelect, handLink, load, pager, playerLink, section, seatName,
   tableLink, units } from '../ui.js';
 
 /* `limit` (rows a page) is kept in the hash too, though the form does not set it */
 export const FILTERS = ['player', 'table', 'code', 'game', 'reason', 'from', 'to', 'limit'];
-export const REASONS = ['settle', 'he_zun', 'qin_zun', 'quartet', 'kong', 'concealed_kong', 'gold_kong', 'chan', 'wild_discard',
-  'adjustment'];
+/* the house's reasons; each game adds its own (games.js) */
+export const REASONS = ['settle', 'adjustment'];
 
 const trail = new Map(); /* filter → the `before` cursors followed, oldest page last */
 
@@ -71,7 +72,7 @@ function filterForm(ctx, filter) {
     filterField('f-game', 'adm.f.game', gameSelect('f-game', filter.game)),
     filterField('f-reason', 'adm.f.reason', h('select', { id: 'f-reason', name: 'reason' },
       h('option', { value: '' }, t('adm.any')),
-      REASONS.map((r) => h('option', { value: r, selected: r === filter.reason }, reasonName(r))))),
+      [...REASONS, ...gameReasons()].map((r) => h('option', { value: r, selected: r === filter.reason }, reasonName(r))))),
     filterField('f-from', 'adm.f.from', h('input', { id: 'f-from', name: 'from', type: 'datetime-local', value: msToInput(filter.from) })),
     filterField('f-to', 'adm.f.to', h('input', { id: 'f-to', name: 'to', type: 'datetime-local', value: msToInput(filter.to) })),
     h('div', { class: 'adm-actions' },

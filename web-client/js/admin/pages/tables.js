@@ -1,8 +1,8 @@
 /*
  * tables — the tables list (by code, game, open or closed; newest first, paged) and one table:
- * its game, options and state, the banker hand by hand (Tien Gow's streak multiplier; Tianjin's
- * count, must-sit and the pulls its results show), who sat in each seat over which hands, and
- * every hand with each seat's net and a link to the hand.
+ * its game, options and state, the table's state hand by hand as its game tells it (who banks and
+ * the game's figures of the bank: games/NAME/admin.js), who sat in each seat over which hands,
+ * and every hand with each seat's net and a link to the hand.
  */
 import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
@@ -11,6 +11,8 @@ import { gameName, plain, time } from '../format.js';
 import { dataTable, facts, filterField, formValues, gameSelect, handLink, load, pager, playerLink, seatName, seatWho,
   section, units } from '../ui.js';
 import { ledgerHash } from './ledger.js';
+import { gameAdmin } from '../games.js';
+import { kitFor } from '../board.js';
 
 const trail = new Map();
 
@@ -75,42 +77,27 @@ function stateText(state) {
   return text === key ? String(state ?? '—') : text;
 }
 
-const PREFIX = { tiengow: 'tg', tianjin: 'tj' };
-
-/* A label of the game's own strings, or null when it has none. */
-function gameLabel(key) {
-  const text = t(key);
-  return text === key ? null : text;
-}
-
 /* An option's value as text: true/false in words, a choice by the game's label when it has one. */
-function optionValue(game, key, v) {
+function optionValue(g, key, v) {
   if (v === true) return t('adm.yes');
   if (v === false) return t('adm.no');
   if (v === null || v === undefined) return '—';
   if (typeof v === 'object') return JSON.stringify(v);
-  return (PREFIX[game] && gameLabel(`${PREFIX[game]}.opt.${key}.${v}`)) || String(v);
+  return (g && g.optionLabel(key, v)) || String(v);
 }
 
 function optionsList(game, options) {
-  const entries = Object.entries(options && typeof options === 'object' ? options : {});
+  const g = gameAdmin(game);
+  const entries = Object.entries(options && typeof options === 'object' && !Array.isArray(options) ? options : {});
   if (!entries.length) return h('p', { class: 'muted' }, '—');
   return h('dl', { class: 'adm-facts adm-options', id: 'table-options' }, entries.map(([k, v]) => [
-    h('dt', { title: k }, (PREFIX[game] && gameLabel(`${PREFIX[game]}.opt.${k}`)) || k), h('dd', {}, optionValue(game, k, v))]));
+    h('dt', { title: k }, (g && g.optionLabel(k)) || k), h('dd', {}, optionValue(g, k, v))]));
 }
 
-/* The banker column of a hand: who, and the game's figure of their bank. */
-function bankerCells(game, gs) {
-  const s = gs && typeof gs === 'object' ? gs : {};
-  if (game === 'tiengow') return [seatName(s.banker), s.multiplier !== undefined ? `×${s.multiplier}` : '—'];
-  if (game === 'tianjin') {
-    const parts = [];
-    if (s.count !== undefined) parts.push(t('adm.tj.count', { n: s.count }));
-    if (s.must_sit) parts.push(t('adm.tj.mustSit'));
-    if (Array.isArray(s.pulls)) parts.push(t('adm.tj.pulls', { list: s.pulls.join(' ') }));
-    return [seatName(s.banker), parts.join(' · ') || '—'];
-  }
-  return [seatName(s.banker), '—'];
+/* A hand's starting state as the game's columns (none for a game without an admin part). */
+function stateCells(game, gs) {
+  const g = gameAdmin(game);
+  return g ? g.stateCells(gs, kitFor(game)) : [];
 }
 
 /* Per seat, the runs of consecutive hands with the same occupant: "Mei, hands 1–3". */
@@ -136,9 +123,10 @@ function onePage(ctx, id) {
     const tb = data.table || {};
     const hands = Array.isArray(data.hands) ? data.hands : [];
     const runs = sittings(hands);
-    const banker = dataTable('table-bankers', [
-      { key: 'adm.col.hand' }, { key: 'adm.col.banker' }, { key: tb.game === 'tianjin' ? 'adm.col.bank' : 'adm.col.multiplier' },
-    ], hands.map((hd) => ({ cells: [handLink(hd.id, hd.number), ...bankerCells(tb.game, hd.game_state)] })));
+    const g = gameAdmin(tb.game);
+    const states = dataTable('table-states', [
+      { key: 'adm.col.hand' }, ...(g ? g.stateColumns : []).map((key) => ({ key })),
+    ], hands.map((hd) => ({ cells: [handLink(hd.id, hd.number), ...stateCells(tb.game, hd.game_state)] })));
     const seatCols = [0, 1, 2, 3].map((s) => ({ key: `wind.${s}`, cls: 'num' }));
     return [
       h('h1', {}, t('adm.table.title', { code: tb.code ?? `#${id}` })),
@@ -148,11 +136,11 @@ function onePage(ctx, id) {
         ['adm.tables.state', stateText(tb.state)],
         ['adm.col.host', tb.host ? playerLink(tb.host.id, tb.host.nickname) : null],
         ['adm.col.created', time(tb.created_at)],
-        ['adm.table.now', bankerCells(tb.game, tb.game_state).join(' · ')],
+        ['adm.table.now', stateCells(tb.game, tb.game_state).join(' · ')],
         ['adm.col.hands', plain(hands.length)],
       ]), h('p', {}, h('a', { href: ledgerHash({ table: String(tb.id ?? id) }), id: 'table-ledger-link' }, t('adm.table.ledger')))),
       section(t('adm.table.options'), optionsList(tb.game, tb.options)),
-      section(t('adm.table.banker'), banker),
+      section(t('adm.table.states'), states),
       section(t('adm.table.sat'), h('div', { class: 'adm-sittings', id: 'table-sittings' }, runs.map((list, s) =>
         h('div', { class: 'adm-sitting' }, h('h3', {}, seatName(s)),
           list.length ? h('ul', {}, list.map((r) => h('li', {}, seatWho(r.seat), ' ',
