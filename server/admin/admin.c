@@ -47,6 +47,7 @@ void admin_req_free(admin_req *r)
     if (r->next)
         r->next->prev = r->prev;
     sodium_memzero(r->token, sizeof r->token);
+    json_decref(r->answer);
     free(r);
 }
 

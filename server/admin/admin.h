@@ -9,8 +9,10 @@
  * account whose admin flag is cleared loses it at once); every POST but login also needs the
  * X-CSRF-Token header equal to the session's token; logins are throttled per client address and
  * per account name; login, logout, a ledger export, a hand viewed, an adjustment and an
- * integrity check started are each written to the audit log before they are answered. Filters come from query parameters and are passed to the store as values,
- * never as SQL; a bad one is answered 400 with the reason.
+ * integrity check started are each written to the audit log before they are answered. Filters
+ * come from query parameters and are passed to the store as values, never as SQL; a bad one is
+ * answered 400 with the reason. Heavy reads and the integrity check run off the loop, on
+ * connections of their own (store_reader.h), so they never hold up a table.
  */
 #ifndef ADMIN_H
 #define ADMIN_H

@@ -69,7 +69,6 @@ static void on_booked(void *ctx, const store_error *error, int64_t first_row)
         admin_finish_store_error(r, error);
         return;
     }
-    r->adjust_row = first_row;
     store_ledger_filter filter = {.code = STORE_ADJUSTMENTS_CODE};
     if (!store_ledger_query(r->a->st, &filter, first_row + 2, 2, false, on_rows, r))
         admin_finish_closed(r);

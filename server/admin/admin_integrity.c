@@ -140,12 +140,35 @@ static void check_chain(integrity_progress *p, store_reader *rd, const store_led
         problem(p, "chain", 0, check->first_bad_row, "row %" PRId64 ": %s", check->first_bad_row, check->why);
 }
 
+void integrity_cancel(integrity_progress *p)
+{
+    uv_mutex_lock(&p->lock);
+    p->cancel = true;
+    if (p->reader != NULL)
+        store_reader_interrupt(p->reader);
+    uv_mutex_unlock(&p->lock);
+}
+
+/* Publishes the check's connection (or NULL) for integrity_cancel; false when already cancelled. */
+static bool publish_reader(integrity_progress *p, store_reader *rd)
+{
+    uv_mutex_lock(&p->lock);
+    p->reader = rd;
+    const bool go_on = !p->cancel;
+    uv_mutex_unlock(&p->lock);
+    return go_on;
+}
+
 bool integrity_check(const char *db_path, const char *key_path, bool with_chain, integrity_progress *p,
                      store_error *error)
 {
     store_reader *rd = store_reader_open(db_path, key_path, error);
     if (rd == NULL)
         return false;
+    if (!publish_reader(p, rd)) {
+        store_reader_close(rd);
+        return true; /* cancelled before it began */
+    }
     int64_t hands, rows;
     bool ok = store_reader_counts(rd, &hands, &rows, error) == STORE_OK;
     if (ok) {
@@ -162,6 +185,7 @@ bool integrity_check(const char *db_path, const char *key_path, bool with_chain,
     }
     if (ok)
         ok = store_reader_scan(rd, check_hand, p, error) == STORE_OK;
+    publish_reader(p, NULL);
     store_reader_close(rd);
     return ok;
 }
@@ -208,9 +232,7 @@ void admin_integrity_destroy(admin_integrity *ig)
 {
     if (ig == NULL)
         return;
-    uv_mutex_lock(&ig->progress.lock);
-    ig->progress.cancel = true;
-    uv_mutex_unlock(&ig->progress.lock);
+    integrity_cancel(&ig->progress);
     join(ig);
     integrity_progress_destroy(&ig->progress);
     free(ig->db_path);

@@ -36,11 +36,15 @@ typedef struct integrity_progress {
     integrity_problem problems[INTEGRITY_PROBLEMS_MAX];
     int n_problems;         /* kept */
     int64_t problems_total; /* found */
-    bool cancel;            /* set by another thread: the check stops soon */
+    bool cancel;            /* set by integrity_cancel: the check stops soon */
+    void *reader;           /* the check's connection while it is open (store_reader) */
 } integrity_progress;
 
 bool integrity_progress_init(integrity_progress *p);
 void integrity_progress_destroy(integrity_progress *p);
+
+/* From another thread: the check stops soon (a read under way is interrupted). */
+void integrity_cancel(integrity_progress *p);
 
 /* Runs the check on the database at db_path (key_path: the ledger's key, NULL or "" for
  * "<db_path>.key"), the hash chain too when with_chain. True when it ran to the end (or was

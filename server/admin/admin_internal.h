@@ -81,7 +81,6 @@ struct admin_req {
     /* adjustments */
     int64_t adjust_player, adjust_units;
     char adjust_reason[4 * STORE_ADJUST_REASON_MAX + 1];
-    int64_t adjust_row;
 };
 
 /* ---- admin.c: requests and answers ---- */

@@ -48,7 +48,7 @@ static store_status read_hand(admin_req *r, store_reader *rd)
     json_decref(stored);
     if (r->answer == NULL) {
         r->error.status = STORE_CORRUPT;
-        snprintf(r->error.message, sizeof r->error.message, "Hand %" PRId64 " does not replay: %s", r->id, why);
+        snprintf(r->error.message, sizeof r->error.message, "Hand %" PRId64 " does not replay: %.400s", r->id, why);
     }
     return r->error.status;
 }

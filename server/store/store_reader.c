@@ -57,6 +57,11 @@ void store_reader_close(store_reader *r)
     free(r);
 }
 
+void store_reader_interrupt(store_reader *r)
+{
+    sqlite3_interrupt(r->db);
+}
+
 /* ---- Helpers ---- */
 
 static store_status fail(store_reader *r, int rc, const char *doing, store_error *error)
@@ -153,7 +158,8 @@ static const char players_sql[] =
                    " ORDER BY p.id DESC LIMIT ?4";
 static const char player_sql[] = PLAYER_COLUMNS " WHERE p.id = ?1";
 static const char player_days_sql[] =
-    "SELECT strftime('%Y-%m-%d', at / 1000, 'unixepoch') AS day, sum(units), count(DISTINCT hand_id)"
+    "SELECT strftime('%Y-%m-%d', at / 1000, 'unixepoch') AS day, sum(units),"
+    " count(DISTINCT CASE WHEN reason <> 'adjustment' THEN hand_id END)"
     " FROM ledger WHERE player_id = ?1 GROUP BY day ORDER BY day";
 static const char player_tables_sql[] =
     "SELECT t.id, t.code, t.game, count(DISTINCT l.hand_id), sum(l.units), max(l.at)"

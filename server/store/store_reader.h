@@ -31,6 +31,10 @@ typedef struct store_reader store_reader;
 store_reader *store_reader_open(const char *path, const char *key_path, store_error *error);
 void store_reader_close(store_reader *r);
 
+/* From any thread while r is open: the read under way stops soon, failing (STORE_INTERNAL,
+ * "interrupted"), as does the next one. */
+void store_reader_interrupt(store_reader *r);
+
 typedef struct store_player_filter {
     char q[STORE_NAME_MAX + 1];      /* a prefix of the nickname or the account name, ASCII case ignored */
     char kind[STORE_SHORT_TEXT];     /* "guest", "account" or "" */

@@ -63,8 +63,10 @@ typedef enum sqlite_stmt_id {
     STMT_LEDGER_INSERT,
     STMT_TABLE_GAME_STATE,
     /* store_sqlite_ledger_query.c */
-    STMT_LEDGER_PAGE,
-    STMT_LEDGER_TOTALS,
+    STMT_LEDGER_PAGE,                    /* and its variants, one a lead (5 more) */
+    STMT_LEDGER_PAGE_LAST = STMT_LEDGER_PAGE + 5,
+    STMT_LEDGER_TOTALS,                  /* and its variants: a lead, with or without the tables */
+    STMT_LEDGER_TOTALS_LAST = STMT_LEDGER_TOTALS + 11,
     /* store_sqlite_admin.c */
     STMT_ADMIN_ACCOUNT,
     STMT_ADMIN_SESSIONS_PURGE,

@@ -287,6 +287,13 @@ START_TEST(test_every_route_refuses_no_cookie_a_forged_one_a_player_session_a_no
     snprintf(command, sizeof command, "'%s' admin revoke lan --db '%s' >/dev/null 2>&1", binary, db_path);
     ck_assert_int_eq(system(command), 0);
     all_forbidden(was.cookie, was.csrf);
+    json_t *log = admin_get(&a, "/api/admin/audit?action=revoke"); /* the command line's change is audited */
+    json_t *entries = json_object_get(log, "entries");
+    ck_assert_uint_eq(json_array_size(entries), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_array_get(entries, 0), "details"), "account")),
+                     "lan");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(entries, 0), "account")), "lan");
+    json_decref(log);
     tc_close(&lan);
     tc_close(&guest);
     tc_close(&mei);

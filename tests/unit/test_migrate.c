@@ -492,6 +492,101 @@ START_TEST(test_a_ledger_with_rows_and_no_key_record_beside_an_existing_key_is_r
 }
 END_TEST
 
+typedef struct adjusted {
+    store_status status;
+    int64_t row;
+} adjusted;
+
+static void on_adjusted(void *ctx, const store_error *error, int64_t row)
+{
+    adjusted *a = ctx;
+    a->status = error->status;
+    a->row = row;
+}
+
+/* Books one adjustment on s (by admin 7) and waits for it. */
+static adjusted adjust_now(uv_loop_t *loop, store *s, int64_t player, int64_t units, const char *reason)
+{
+    adjusted a = {.status = STORE_CLOSED};
+    ck_assert(store_adjust(s, 7, player, units, reason, on_adjusted, &a));
+    uv_run(loop, UV_RUN_DEFAULT);
+    return a;
+}
+
+/* Migration 0007 adds an index and nothing else: every row and hash of a ledger written before it
+ * stays as it was and still verifies; and the upgraded database takes adjustments in the chain,
+ * the first one making the adjustments account (id -1) without moving the ids the store gives. */
+START_TEST(test_upgrade_to_0007_keeps_every_row_and_hash_and_the_upgraded_ledger_takes_adjustments)
+{
+    size_t count = 0;
+    const migrate_step *steps = migrate_builtin(&count);
+    ck_assert_uint_ge(count, 7);
+    ck_assert_str_eq(steps[6].name, "admin_indexes");
+    store_error error;
+    ck_assert_int_eq(migrate_apply(db, steps, 6, NULL, NULL, &error), STORE_OK);
+    db_exec(db, "INSERT INTO players (id, kind, nickname, created_at, last_seen_at) VALUES (7, 'guest', 'Lan', 1, 1);"
+                "INSERT INTO game_tables (id, game, options, host_player_id, code, is_public, seats, state,"
+                " hands_played, created_at, updated_at, game_state) VALUES (3, 'tiengow', '{}', 7, 'OLD1', 1,"
+                " '[7,\"bot\",null,null]', 'playing', 2, 1, 1, '{}');"
+                "INSERT INTO hands (id, table_id, number, seed, deal, started_at, result, finished_at, game_state)"
+                " VALUES (11, 3, 1, 42, '[]', 5, '{}', 5, '{}');");
+    char prev[STORE_HASH_HEX] = STORE_LEDGER_ZERO_HASH;
+    insert_v1_row(1, 11, 7, 0, 2, 2, prev);
+    insert_v1_row(2, 11, 0, 1, -2, 0, prev);
+    static const char ledger_text[] = "SELECT group_concat(id || ',' || table_id || ',' || hand_id || ','"
+                                      " || coalesce(player_id, '') || ',' || seat || ',' || units || ',' || reason"
+                                      " || ',' || coalesce(balance_after, '') || ',' || at || ',' || prev_hash || ','"
+                                      " || hash, ';') FROM ledger";
+    char before[1024], after[1024];
+    db_text(db, ledger_text, before, sizeof before);
+
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    store *s = store_open(&loop, dir.db, NULL, &error);
+    ck_assert_msg(s != NULL, "%s", error.message);
+    ck_assert_int_eq(db_int(db, "PRAGMA user_version"), (long long)count);
+    db_text(db, ledger_text, after, sizeof after);
+    ck_assert_str_eq(after, before);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'ledger_by_player_reason'"), 1);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM players"), 1);
+
+    adjusted a = adjust_now(&loop, s, 7, 10, "Refund for a hand cut short");
+    ck_assert_int_eq(a.status, STORE_OK);
+    ck_assert_int_eq(a.row, 3);
+    a = adjust_now(&loop, s, 7, -4, "茶 for the house");
+    ck_assert_int_eq(a.status, STORE_OK);
+    ck_assert_int_eq(a.row, 5);
+    int64_t reserved = 0;
+    char token[STORE_TOKEN_SIZE];
+    ck_assert(store_guest_reserve(s, &reserved, token));
+    ck_assert_int_eq(reserved, 8); /* one past the highest player: the account's -1 moves nothing */
+    /* Refused, each writing nothing: no units, too many, no reason, a control character, a
+     * player who does not exist, the adjustments account itself. */
+    ck_assert_int_eq(adjust_now(&loop, s, 7, 0, "none").status, STORE_INVALID);
+    ck_assert_int_eq(adjust_now(&loop, s, 7, STORE_ADJUST_UNITS_MAX + 1, "many").status, STORE_INVALID);
+    ck_assert_int_eq(adjust_now(&loop, s, 7, 1, "").status, STORE_INVALID);
+    ck_assert_int_eq(adjust_now(&loop, s, 7, 1, "a\nb").status, STORE_INVALID);
+    ck_assert_int_eq(adjust_now(&loop, s, 99, 1, "nobody").status, STORE_INVALID);
+    ck_assert_int_eq(adjust_now(&loop, s, STORE_ADJUSTMENTS_ID, 1, "itself").status, STORE_INVALID);
+    store_close(s);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM ledger"), 6);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM hands"), 3);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM players WHERE id = -1 AND account_name = '~adjustments'"), 1);
+    ck_assert_int_eq(db_int(db, "SELECT count(*) FROM game_tables WHERE game = 'adjustment' AND state = 'closed'"), 1);
+    ck_assert_int_eq(db_int(db, "SELECT sum(units) FROM ledger WHERE reason = 'adjustment'"), 0);
+    ck_assert_int_eq(db_int(db, "SELECT balance_after FROM ledger WHERE id = 5"), 8);  /* 2 + 10 - 4 */
+    ck_assert_int_eq(db_int(db, "SELECT balance_after FROM ledger WHERE id = 6"), -6); /* the account's */
+    store_ledger_check check;
+    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(check.ok, "row %lld: %s", (long long)check.first_bad_row, check.why);
+    ck_assert_int_eq(check.rows_checked, 6);
+    ck_assert_int_eq(check.v1_rows, 2);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("migrate");
@@ -511,6 +606,7 @@ int main(void)
     tcase_add_test(tc, test_upgrade_from_0002_moves_banker_and_multiplier_into_the_game_state_and_keeps_every_row);
     tcase_add_test(tc, test_a_ledger_from_before_the_key_is_keyed_at_the_first_start_and_its_old_rows_still_verify);
     tcase_add_test(tc, test_a_ledger_with_rows_and_no_key_record_beside_an_existing_key_is_refused);
+    tcase_add_test(tc, test_upgrade_to_0007_keeps_every_row_and_hash_and_the_upgraded_ledger_takes_adjustments);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,11 @@
+-- 0007_admin_indexes — what the admin API's reads need on a large ledger (server/store/
+-- store_reader.c; figures in tests/bench/bench_admin.c). Only an index: every row and hash stays
+-- as it was.
+--
+-- The players page shows each player's finished hands, the count of their "settle" rows: with
+-- ledger_by_player alone that reads every row of every player on the page (tens of milliseconds a
+-- page at a million rows); this index answers each count from the index alone. The ledger's own
+-- filters need no new index: they walk ledger_by_player, ledger_by_hand (a table's rows, through
+-- its hands), ledger_by_time and ledger_by_reason (server/store/store_sqlite_ledger_query.c).
+-- Adjustments need no schema: they are rows like any other (store.h, store_adjust).
+CREATE INDEX ledger_by_player_reason ON ledger (player_id, reason);
