@@ -31,6 +31,7 @@ typedef struct load_options {
     double seconds;
     double warmup_seconds;
     int think_ms;
+    const char *game;           /* "tiengow", "tianjin" or "mix" (odd tables Tianjin) */
     /* both */
     int inflight;               /* handshakes in progress at most */
     int sources;                /* loopback source addresses to spread connections over, 0: one */
