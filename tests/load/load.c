@@ -71,6 +71,7 @@ static void usage(FILE *out)
           "  --warmup S            play before measuring (default 2)\n"
           "  --think-ms MS         mean pause before each act (default 1000)\n"
           "  --game G              tiengow (default), tianjin, or mix (every other table Tianjin)\n"
+          "  --watchers N          a spectator on each of the first N tables (default 0)\n"
           "both:\n"
           "  --inflight N          handshakes in progress at most (default 128)\n"
           "  --sources N           spread connections over N loopback addresses 127.x.y.OCTET, so\n"
@@ -122,6 +123,7 @@ static const number_option number_options[] = {
     {"--seconds", 0.1, 86400, offsetof(load_options, seconds), false},
     {"--warmup", 0, 3600, offsetof(load_options, warmup_seconds), false},
     {"--think-ms", 0, 600000, offsetof(load_options, think_ms), true},
+    {"--watchers", 0, 1e5, offsetof(load_options, watchers), true},
     {"--inflight", 1, 1e5, offsetof(load_options, inflight), true},
     {"--sources", 0, 62500, offsetof(load_options, sources), true},
     {"--source-octet", 1, 254, offsetof(load_options, source_octet), true},

@@ -20,7 +20,8 @@
  * appears in it (Tien Gow: its own hand from hand_started, plus the tiles played face up or shown
  * as a natural hand in this hand; Tianjin: load_tiles.h, with the private `view` frames and the
  * seat of every view); at Tianjin, too, nothing happens at the table while a claim window is
- * open (an event then would tell of another seat's pass).
+ * open (an event then would tell of another seat's pass). With --watchers N, the first N tables
+ * also have a spectator, whose frames must name no concealed tile at all.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -35,6 +36,8 @@
 #include "load_tiles.h"
 
 #define PLAY_SEATS 4
+#define PLAY_CLIENTS 5 /* the four seats and, on the first --watchers tables, a spectator */
+#define PLAY_WATCHER 4
 #define PLAY_SHUTDOWN_MS 10000
 #define PLAY_DRAIN_MS 2000
 #define PLAY_SHOWN_PROBLEMS 5 /* print the first few bad frames, count the rest */
@@ -79,7 +82,7 @@ typedef struct play_client {
 
 struct play_table {
     play_run *run;
-    play_client clients[PLAY_SEATS];
+    play_client clients[PLAY_CLIENTS];
     char code[16];         /* up to 12 characters */
     int seated;            /* joiners whose take_seat was confirmed */
     bool started;
@@ -101,6 +104,7 @@ struct play_run {
     load_net net;
     play_table *tables;
     int n_tables;
+    int n_watchers;        /* spectators, one on each of the first n_watchers tables */
     play_phase phase;
     uv_timer_t phase_timer;
     uv_timer_t tick_timer;       /* once a second in the window: progress (--verbose) */
@@ -426,6 +430,8 @@ static void on_action_event(play_client *c, const json_t *event, uint64_t seq)
         check_window(c, event);
     else
         c->shown |= load_tiles_of(json_object_get(event, "play"));
+    if (c->seat < 0)
+        return; /* a spectator is checked, not timed */
     if (c->act_inflight)
         c->act_stale = true;
     if (c->seat == 0) {
@@ -487,7 +493,7 @@ static void on_event(play_client *c, const json_t *frame)
         c->window_open = false;
         if (c->seat == 0 && in_window(run))
             run->hands_in_window[c->table->tianjin]++;
-        if (run->phase != PHASE_CLOSING)
+        if (run->phase != PHASE_CLOSING && c->seat >= 0)
             client_send(c, json_pack("{s:s, s:s, s:s}", "type", "ready", "id", "ready", "code",
                                      c->table->code));
     } else if (c->window_open && strcmp(kind, "parked") != 0 && strcmp(kind, "paused") != 0 &&
@@ -552,10 +558,10 @@ static void on_snapshot(play_client *c, const json_t *frame, const char *id)
         learn_from_snapshot_view(c, view);
     if (strcmp(id, "create") == 0) {
         snprintf(t->code, sizeof t->code, "%s", json_string_value(json_object_get(frame, "table")));
-        for (int s = 1; s < PLAY_SEATS; s++)
+        for (int s = 1; s < PLAY_CLIENTS; s++)
             if (t->clients[s].welcomed && !t->clients[s].join_sent)
                 send_join(&t->clients[s]);
-    } else if (strcmp(id, "join") == 0) {
+    } else if (strcmp(id, "join") == 0 && c->seat >= 0) {
         client_send(c, json_pack("{s:s, s:s, s:s, s:i}", "type", "take_seat", "id", "seat", "code",
                                  t->code, "seat", c->seat));
     }
@@ -696,11 +702,14 @@ static const load_conn_handlers play_handlers = {
 /* Keeps at most `inflight` handshakes going; clients connect in table order. */
 static void connect_more(play_run *run)
 {
-    int total = run->n_tables * PLAY_SEATS;
+    int total = run->n_tables * PLAY_SEATS + run->n_watchers;
     while (run->phase == PHASE_SETUP && run->next_client < total &&
            run->handshaking < run->o->inflight) {
         int i = run->next_client++;
-        play_client *c = &run->tables[i / PLAY_SEATS].clients[i % PLAY_SEATS];
+        /* the spectators first: setup ends when the last table starts */
+        int k = i - run->n_watchers;
+        play_client *c = k < 0 ? &run->tables[i].clients[PLAY_WATCHER]
+                               : &run->tables[k / PLAY_SEATS].clients[k % PLAY_SEATS];
         c->started = true;
         run->handshaking++;
         run->live_handles++;
@@ -793,7 +802,7 @@ static void on_phase_timer(uv_timer_t *timer)
         break;
     case PHASE_CLOSING: /* the shutdown deadline: cut whoever is left */
         for (int i = 0; i < run->n_tables; i++)
-            for (int s = 0; s < PLAY_SEATS; s++)
+            for (int s = 0; s < PLAY_CLIENTS; s++)
                 if (run->tables[i].clients[s].started)
                     load_conn_abort(&run->tables[i].clients[s].conn, "shutdown deadline");
         break;
@@ -806,13 +815,13 @@ static void begin_shutdown(play_run *run)
 {
     run->phase = PHASE_CLOSING;
     for (int i = 0; i < run->n_tables; i++)
-        for (int s = 0; s < PLAY_SEATS; s++)
+        for (int s = 0; s < PLAY_CLIENTS; s++)
             uv_timer_stop(&run->tables[i].clients[s].think);
     if (run->target->ours) {
         load_target_request_stop(run->target);
     } else {
         for (int i = 0; i < run->n_tables; i++)
-            for (int s = 0; s < PLAY_SEATS; s++)
+            for (int s = 0; s < PLAY_CLIENTS; s++)
                 if (run->tables[i].clients[s].started)
                     load_conn_close(&run->tables[i].clients[s].conn, 1000);
     }
@@ -830,7 +839,7 @@ static void maybe_end_loop(play_run *run)
     uv_close((uv_handle_t *)&run->tick_timer, NULL);
     uv_close((uv_handle_t *)&run->lag_timer, NULL);
     for (int i = 0; i < run->n_tables; i++)
-        for (int s = 0; s < PLAY_SEATS; s++)
+        for (int s = 0; s < PLAY_CLIENTS; s++)
             uv_close((uv_handle_t *)&run->tables[i].clients[s].think, NULL);
 }
 
@@ -892,6 +901,9 @@ static int report(play_run *run, int connections_at_end)
     printf("  %-26s %d asked, %d playing, %d connections held\n", "tables", run->n_tables,
            count_playing(run), connections_at_end);
     printf("  %-26s %s (%d Tianjin)\n", "game", run->o->game, count_tianjin(run));
+    if (run->n_watchers > 0)
+        printf("  %-26s %d, one on each of the first %d tables\n", "spectators", run->n_watchers,
+               run->n_watchers);
     printf("  %-26s %d ms mean (uniform 0.5-1.5x)\n", "think time", run->o->think_ms);
     printf("  %-26s %.1f s after %.1f s of warm-up\n", "window", window, run->o->warmup_seconds);
     uint64_t actions = run->actions_in_window[0] + run->actions_in_window[1];
@@ -976,12 +988,12 @@ static bool setup_tables(play_run *run)
         if (t->rng == 0)
             t->rng = 1;
         t->tianjin = strcmp(run->o->game, "tianjin") == 0 || (strcmp(run->o->game, "mix") == 0 && i % 2 == 1);
-        for (int s = 0; s < PLAY_SEATS; s++) {
+        for (int s = 0; s < PLAY_CLIENTS; s++) {
             play_client *c = &t->clients[s];
             c->table = t;
-            c->seat = s;
-            c->number = i * PLAY_SEATS + s;
-            load_mj_seat_init(&c->mj, s);
+            c->seat = s == PLAY_WATCHER ? -1 : s;
+            c->number = s == PLAY_WATCHER ? run->n_tables * PLAY_SEATS + i : i * PLAY_SEATS + s;
+            load_mj_seat_init(&c->mj, c->seat);
             uv_timer_init(&run->loop, &c->think);
             c->think.data = c;
         }
@@ -997,6 +1009,7 @@ int load_play(const load_options *o, load_target *target)
     run->o = o;
     run->target = target;
     run->n_tables = o->tables;
+    run->n_watchers = o->watchers < o->tables ? o->watchers : o->tables;
     uv_loop_init(&run->loop);
     bool net_ready = load_net_init(&run->net, &run->loop, target->host, target->port);
     if (net_ready)
@@ -1020,7 +1033,7 @@ int load_play(const load_options *o, load_target *target)
     int status = report(run, run->held_at_end);
 
     for (int i = 0; i < run->n_tables; i++)
-        for (int s = 0; s < PLAY_SEATS; s++)
+        for (int s = 0; s < PLAY_CLIENTS; s++)
             free(run->tables[i].clients[s].act_text);
     free(run->tables);
     load_latency_free(&run->latency);
