@@ -400,7 +400,7 @@ static play_client *cause_of(play_table *t, const json_t *event)
     return last;
 }
 
-/* Tianjin: while a claim window is open nothing may happen at the table but its close; an event
+/* Tianjin: while a claim window is open nothing may happen in the game but its close; an action
  * then would tell the seats something about another seat's pass. */
 static void check_window(play_client *c, const json_t *event)
 {
@@ -496,11 +496,9 @@ static void on_event(play_client *c, const json_t *frame)
         if (run->phase != PHASE_CLOSING && c->seat >= 0)
             client_send(c, json_pack("{s:s, s:s, s:s}", "type", "ready", "id", "ready", "code",
                                      c->table->code));
-    } else if (c->window_open && strcmp(kind, "parked") != 0 && strcmp(kind, "paused") != 0 &&
-               strcmp(kind, "resumed") != 0) { /* the server's own news, not a seat's */
-        run->window_leaks++;
-        show_problem(run, c, "an event inside an open claim window", kind, strlen(kind));
     }
+    /* other events (joined, left, chat, parked, …) are the members' and the server's news, not
+     * the game's, and may come at any time */
     consider_view(c, view);
 }
 
