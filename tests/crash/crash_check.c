@@ -668,8 +668,9 @@ static void check_tianjin_tiles(checker *c, const crash_player *p, int64_t table
         if (previous >= 0 && p->seen[previous].epoch < seen->epoch && !p->seen[previous].over && !continued) {
             continued = true;
             figures->hands_continued++;
+            figures->continued_tianjin++;
             if (p->seen[first].source == CRASH_VIEW_DEAL || p->seen[first].source == CRASH_VIEW_EVENT)
-                figures->continued_from_deal++;
+                figures->continued_from_deal++; /* its first view was its first dealt one */
         }
         previous = (long)i;
     }

@@ -35,6 +35,7 @@ typedef struct crash_figures {
     long hands_seen_over;        /* distinct hands whose hand_over some client received */
     long hands_continued;        /* distinct hands a client held before a kill and again after it */
     long continued_from_deal;    /* of those, the ones whose first view was the deal itself */
+    long continued_tianjin;      /* of those, Tianjin hands */
     long acts_ok, acts_ok_not_stored; /* acts answered ok; of those, absent from the store */
 } crash_figures;
 

@@ -42,7 +42,8 @@
 #define MAX_PLAYERS (MAX_TABLES * CRASH_SEATS + 2) /* four clients a Tianjin table, two spectators */
 #define START_MS 30000        /* a server (ASan, recovering every table) listens within this */
 #define PLAYERS_BACK_MS 20000 /* every client has resumed within this after a restart */
-#define FINAL_HANDS 2         /* hands each table finishes after the last restart */
+#define FINAL_HANDS 2         /* hands each Tien Gow table finishes after the last restart */
+#define FINAL_HANDS_TIANJIN 1 /* and each Tianjin table (some seconds each: four players at the rate limit) */
 #define FINAL_HANDS_MS 60000
 #define STOP_MS 20000
 
@@ -306,7 +307,8 @@ static bool is_live(const crash_player *p, int generation) { return p->live_epoc
 
 static bool finished_hands_since(const crash_player *p, int generation)
 {
-    return p->seat < 0 || (p->overs_epoch == generation && p->overs_in_epoch >= FINAL_HANDS);
+    return p->seat < 0 ||
+           (p->overs_epoch == generation && p->overs_in_epoch >= (p->tianjin ? FINAL_HANDS_TIANJIN : FINAL_HANDS));
 }
 
 static bool wait_players(crash_run *run, player_pred pred, int generation, int timeout_ms, const char *what)
@@ -389,7 +391,7 @@ static bool play_and_kill(crash_run *run)
             return false;
     int generation = current_generation(run);
     return wait_players(run, is_live, generation, PLAYERS_BACK_MS, "resume") &&
-           wait_players(run, finished_hands_since, generation, FINAL_HANDS_MS, "finish two hands");
+           wait_players(run, finished_hands_since, generation, FINAL_HANDS_MS, "finish its last hands");
 }
 
 static void stop_server_cleanly(crash_run *run)
@@ -452,8 +454,8 @@ static void print_figures(const crash_run *run, const crash_figures *f, long lon
     printf("crash: %d tables, %d kills (-9) in %.1f s\n", run->n_tables, run->kills, (double)elapsed_ms / 1000);
     printf("crash: hands finished %ld (in the store; %ld distinct hand_over seen by clients), unfinished %ld\n",
            f->hands_finished, f->hands_seen_over, f->hands_unfinished);
-    printf("crash: hands interrupted by a kill and continued %ld (%ld of them held from their deal)\n",
-           f->hands_continued, f->continued_from_deal);
+    printf("crash: hands interrupted by a kill and continued %ld (%ld of them held from their deal; %ld Tianjin)\n",
+           f->hands_continued, f->continued_from_deal, f->continued_tianjin);
     printf("crash: actions stored %ld; client acts answered ok %ld (%ld of them not stored); acts refused as stale "
            "%ld\n",
            f->actions_stored, f->acts_ok, f->acts_ok_not_stored, refused);
@@ -470,6 +472,8 @@ static void check_coverage(crash_run *run, const crash_figures *f)
         run_failure(run, "clients saw only %ld hands end", f->hands_seen_over);
     if (f->hands_continued == 0)
         run_failure(run, "no hand was interrupted by a kill and continued: (e) was not exercised");
+    if (strcmp(run->games, "tiengow") != 0 && f->continued_tianjin == 0)
+        run_failure(run, "no Tianjin hand was interrupted by a kill and continued: (e) was not exercised for it");
 }
 
 static void remove_dir(const crash_run *run)
@@ -546,6 +550,8 @@ int main(int argc, char **argv)
            "payments): payments, net, ledger rows and next table state as stored\n",
            score.hands, score.tianjin_hands, score.tianjin_won, score.tianjin_kongs);
     check_coverage(&run, &figures);
+    if (strcmp(run.games, "tiengow") != 0 && score.tianjin_hands == 0)
+        run_failure(&run, "no Tianjin hand finished, so none was replayed through the calculator");
     if (score.hands < figures.hands_finished)
         run_failure(&run, "the calculator replayed %ld of %ld finished hands", score.hands, figures.hands_finished);
 
