@@ -19,8 +19,8 @@
  * numbers follow one another, no bot plays for a person, and no tile name the client may not see
  * appears in it (Tien Gow: its own hand from hand_started, plus the tiles played face up or shown
  * as a natural hand in this hand; Tianjin: load_tiles.h, with the private `view` frames and the
- * seat of every view); at Tianjin, too, nothing happens at the table while a claim window is
- * open (an event then would tell of another seat's pass). With --watchers N, the first N tables
+ * seat of every view); at Tianjin, too, no game event but its close comes while a claim window
+ * is open (one then would tell of another seat's pass). With --watchers N, the first N tables
  * also have a spectator, whose frames must name no concealed tile at all.
  */
 #include <jansson.h>
