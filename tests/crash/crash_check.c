@@ -17,6 +17,7 @@
 
 #include "game.h"
 #include "game_replay.h"
+#include "mj_tiles.h"
 #include "tg_tiles.h"
 
 #define MAX_PRINTED_PROBLEMS 40
@@ -26,8 +27,10 @@ typedef struct check_table {
     char code[16];
     char game[32];
     json_t *options;
-    int banker;               /* Tien Gow's game state */
-    int64_t multiplier;
+    json_t *state;            /* the game state it keeps for its next hand */
+    bool tianjin;
+    int banker;               /* from the game state */
+    int64_t multiplier;       /* Tianjin: the banker's count */
 } check_table;
 
 typedef struct check_hand {
@@ -35,8 +38,8 @@ typedef struct check_hand {
     uint64_t seed;
     json_t *deal;
     json_t *game_state;       /* the game's table state the hand started from */
-    int banker;               /* Tien Gow's, read from game_state */
-    int64_t multiplier;
+    int banker;               /* read from game_state */
+    int64_t multiplier;       /* Tianjin: the banker's count */
     json_t *result;           /* NULL while unfinished */
     json_t *actions;          /* [{"seq":…,"seat":…,"action":…}, …] in seq order */
     int64_t ledger_sum[GAME_SEATS];
@@ -104,10 +107,10 @@ static bool load_tables(checker *c)
         snprintf(t->code, sizeof t->code, "%s", (const char *)sqlite3_column_text(stmt, 1));
         snprintf(t->game, sizeof t->game, "%s", (const char *)sqlite3_column_text(stmt, 2));
         t->options = column_json(stmt, 3);
-        json_t *state = column_json(stmt, 4);
-        t->banker = (int)json_integer_value(json_object_get(state, "banker"));
-        t->multiplier = json_integer_value(json_object_get(state, "multiplier"));
-        json_decref(state);
+        t->state = column_json(stmt, 4);
+        t->tianjin = strcmp(t->game, "tianjin") == 0;
+        t->banker = (int)json_integer_value(json_object_get(t->state, "banker"));
+        t->multiplier = json_integer_value(json_object_get(t->state, t->tianjin ? "count" : "multiplier"));
     }
     sqlite3_finalize(stmt);
     return true;
@@ -157,11 +160,12 @@ static bool load_hands(checker *c)
         h->seed = (uint64_t)sqlite3_column_int64(stmt, 3); /* the same 64 bits (migrations/0001_init.sql) */
         h->deal = column_json(stmt, 4);
         h->game_state = column_json(stmt, 5);
-        h->banker = (int)json_integer_value(json_object_get(h->game_state, "banker"));
-        h->multiplier = json_integer_value(json_object_get(h->game_state, "multiplier"));
         h->result = column_json(stmt, 6);
         h->actions = json_array();
         h->table = table_by_id(c, h->table_id);
+        bool tianjin = h->table != NULL && h->table->tianjin;
+        h->banker = (int)json_integer_value(json_object_get(h->game_state, "banker"));
+        h->multiplier = json_integer_value(json_object_get(h->game_state, tianjin ? "count" : "multiplier"));
         if (h->table == NULL)
             problem(c, "hand id %lld names table id %lld, which does not exist", (long long)h->id,
                     (long long)h->table_id);
@@ -366,10 +370,14 @@ static void check_hand_overs(checker *c, crash_player *const players[], size_t n
 
 /* ---- (d): replays ----------------------------------------------------------------------------------- */
 
-/* The stored deal of one seat as tile counts (the deal is four lists of tile names). */
+/* The stored deal of one seat as tile counts (Tien Gow's deal is four lists of tile names,
+ * Tianjin's {"hands":[four lists],"wall":[…],"dice":…}). */
 static bool deal_of_seat(const check_hand *h, int seat, uint8_t count[CRASH_KINDS])
 {
-    return json_array_size(h->deal) == GAME_SEATS && crash_count_tiles(json_array_get(h->deal, (size_t)seat), count);
+    bool tianjin = h->table != NULL && h->table->tianjin;
+    const json_t *hands = tianjin ? json_object_get(h->deal, "hands") : h->deal;
+    return json_array_size(hands) == GAME_SEATS &&
+           crash_count_tiles(tianjin, json_array_get(hands, (size_t)seat), count);
 }
 
 static bool subset(const uint8_t a[CRASH_KINDS], const uint8_t b[CRASH_KINDS])
@@ -380,14 +388,17 @@ static bool subset(const uint8_t a[CRASH_KINDS], const uint8_t b[CRASH_KINDS])
     return true;
 }
 
-static void tiles_text(const uint8_t count[CRASH_KINDS], char *out, size_t cap)
+static void tiles_text(bool tianjin, const uint8_t count[CRASH_KINDS], char *out, size_t cap)
 {
     size_t len = 0;
     out[0] = '\0';
     for (int k = 0; k < CRASH_KINDS; k++)
         for (int i = 0; i < count[k] && len + 5 < cap; i++) {
             char name[4];
-            tg_tile_format(k, name);
+            if (tianjin)
+                snprintf(name, sizeof name, "%s", mj_kind_name(k));
+            else
+                tg_tile_format(k, name);
             len += (size_t)snprintf(out + len, cap - len, "%s%s", len ? " " : "", name);
         }
 }
@@ -395,10 +406,18 @@ static void tiles_text(const uint8_t count[CRASH_KINDS], char *out, size_t cap)
 /* The stored deal is the one the seed deals: the view of each seat before any action. */
 static void check_deal(checker *c, const game_ops *game, const game_hand *hand, const check_hand *h)
 {
+    if (h->table->tianjin) { /* nothing is dealt before the pre-hand choices: the whole stored deal */
+        json_t *dealt = game->deal_json(hand);
+        if (!json_equal(dealt, h->deal))
+            problem(c, "table %s hand %lld: its stored deal is not what its seed deals", h->table->code,
+                    (long long)h->number);
+        json_decref(dealt);
+        return;
+    }
     for (int s = 0; s < GAME_SEATS; s++) {
         uint8_t stored[CRASH_KINDS], dealt[CRASH_KINDS];
         json_t *view = game->view(hand, s);
-        bool ok = crash_count_tiles(json_object_get(view, "hand"), dealt);
+        bool ok = crash_count_tiles(false, json_object_get(view, "hand"), dealt);
         json_decref(view);
         if (!deal_of_seat(h, s, stored)) {
             char *text = json_dumps(h->deal, JSON_COMPACT | JSON_ENCODE_ANY);
@@ -481,7 +500,29 @@ static void replay_hand(checker *c, const check_hand *h)
     game->hand_free(hand);
 }
 
-/* Hand numbers, unfinished hands and the banker and multiplier that carry from hand to hand. */
+/* The table state a finished hand's result names for the next hand (Tien Gow: banker and
+ * multiplier; Tianjin: banker, count and whether it must sit). */
+static json_t *next_state_of(const check_table *t, const json_t *result)
+{
+    if (t->tianjin)
+        return json_pack("{s:O, s:O, s:O}", "banker", json_object_get(result, "next_banker"), "count",
+                         json_object_get(result, "next_count"), "must_sit", json_object_get(result, "next_must_sit"));
+    return json_pack("{s:O, s:O}", "banker", json_object_get(result, "next_banker"), "multiplier",
+                     json_object_get(result, "next_multiplier"));
+}
+
+static void state_problem(checker *c, const check_table *t, const char *where, const json_t *has,
+                          const check_hand *previous, const json_t *named)
+{
+    char *got = json_dumps(has, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    char *want = named ? json_dumps(named, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    problem(c, "table %s: %s starts from %s, but hand %lld's result named %s", t->code, where, got ? got : "nothing",
+            (long long)previous->number, want ? want : "(missing keys)");
+    free(got);
+    free(want);
+}
+
+/* Hand numbers, unfinished hands and the table state that carries from hand to hand. */
 static void check_table_chain(checker *c, const check_table *t)
 {
     const check_hand *previous = NULL;
@@ -496,33 +537,157 @@ static void check_table_chain(checker *c, const check_table *t)
         if (previous != NULL && previous->result == NULL)
             problem(c, "table %s: hand %lld is unfinished but hand %lld began after it", t->code,
                     (long long)previous->number, (long long)h->number);
-        if (previous != NULL && previous->result != NULL &&
-            (h->banker != json_integer_value(json_object_get(previous->result, "next_banker")) ||
-             h->multiplier != json_integer_value(json_object_get(previous->result, "next_multiplier"))))
-            problem(c, "table %s hand %lld: banker %d multiplier %lld, but hand %lld's result named %lld and %lld",
-                    t->code, (long long)h->number, h->banker, (long long)h->multiplier, (long long)previous->number,
-                    json_integer_value(json_object_get(previous->result, "next_banker")),
-                    json_integer_value(json_object_get(previous->result, "next_multiplier")));
+        if (previous != NULL && previous->result != NULL) {
+            json_t *named = next_state_of(t, previous->result);
+            if (named == NULL || !json_equal(named, h->game_state)) {
+                char where[32];
+                snprintf(where, sizeof where, "hand %lld", (long long)h->number);
+                state_problem(c, t, where, h->game_state, previous, named);
+            }
+            json_decref(named);
+        }
         previous = h;
     }
-    if (previous == NULL || strcmp(t->game, "tiengow") != 0)
+    if (previous == NULL)
         return;
-    int64_t banker = previous->result ? json_integer_value(json_object_get(previous->result, "next_banker"))
-                                      : previous->banker;
-    int64_t multiplier = previous->result ? json_integer_value(json_object_get(previous->result, "next_multiplier"))
-                                          : previous->multiplier;
-    if (t->banker != banker || t->multiplier != multiplier)
-        problem(c, "table %s keeps banker %d multiplier %lld, but after hand %lld they are %lld and %lld", t->code,
-                t->banker, (long long)t->multiplier, (long long)previous->number, (long long)banker,
-                (long long)multiplier);
+    /* the table keeps the state its next hand will start from */
+    json_t *named = previous->result ? next_state_of(t, previous->result) : json_incref(previous->game_state);
+    if (named == NULL || !json_equal(named, t->state))
+        state_problem(c, t, "its next hand", t->state, previous, named);
+    json_decref(named);
 }
 
 /* ---- (e): the tiles each seated client held ------------------------------------------------------------ */
+
+/* ---- (e) at Tianjin: a seat's tiles change with every draw, so each view it saw must be its
+ * seat's view after some number of the hand's stored actions, and later views after no fewer. */
+
+typedef struct step_hands { /* the seat's concealed tiles after each stored action (0: none yet) */
+    int seat;
+    uint8_t (*count)[CRASH_KINDS];
+    bool *dealt;
+    size_t n, cap;
+    const game_ops *game;
+} step_hands;
+
+static bool record_step(void *ctx, const game_hand *hand, size_t index)
+{
+    (void)index;
+    step_hands *steps = ctx;
+    if (steps->n == steps->cap) {
+        size_t cap = steps->cap ? steps->cap * 2 : 256;
+        void *count = realloc(steps->count, cap * sizeof *steps->count);
+        if (count != NULL)
+            steps->count = count;
+        void *dealt = realloc(steps->dealt, cap * sizeof *steps->dealt);
+        if (dealt != NULL)
+            steps->dealt = dealt;
+        if (count == NULL || dealt == NULL)
+            return false;
+        steps->cap = cap;
+    }
+    json_t *view = steps->game->view(hand, steps->seat);
+    const json_t *tiles = json_object_get(view, "hand");
+    steps->dealt[steps->n] = crash_count_tiles(true, tiles, steps->count[steps->n]);
+    json_decref(view);
+    steps->n++;
+    return true;
+}
+
+/* Replays hand h and records the seat's tiles after each action; false if it does not replay
+ * (which the replay check reports). */
+static bool replay_steps(const check_hand *h, int seat, step_hands *steps)
+{
+    steps->n = 0;
+    steps->seat = seat;
+    steps->game = game_find(h->table->game);
+    if (steps->game == NULL)
+        return false;
+    size_t n = json_array_size(h->actions);
+    game_logged_action *log = calloc(n + 1, sizeof *log);
+    size_t i;
+    json_t *item;
+    json_array_foreach(h->actions, i, item)
+        log[i] = (game_logged_action){.seat = (int)json_integer_value(json_object_get(item, "seat")),
+                                      .action = json_object_get(item, "action")};
+    game_replay_error err;
+    game_hand *hand = game_replay(steps->game, h->table->options, h->seed, h->game_state, log, n, record_step, steps,
+                                  &err);
+    free(log);
+    if (hand == NULL)
+        return false; /* reported by the replay check */
+    steps->game->hand_free(hand);
+    return steps->n > 0;
+}
+
+static void check_tianjin_tiles(checker *c, const crash_player *p, int64_t table_id, crash_figures *figures)
+{
+    step_hands steps = {0};
+    int64_t steps_of = -1;  /* the hand steps holds */
+    size_t at = 0;          /* the step the previous view of that hand matched */
+    long previous = -1;     /* the previous view of that hand */
+    long first = -1;
+    bool continued = false;
+    for (size_t i = 0; i < p->n_seen; i++) {
+        const crash_tiles_seen *seen = &p->seen[i];
+        char held[256];
+        tiles_text(true, seen->count, held, sizeof held);
+        const check_hand *h = hand_by_number(c, table_id, seen->hand);
+        if (h == NULL) {
+            problem(c, "table %s hand %lld: %s held [%s] (server %d) but the store has no such hand", p->code,
+                    (long long)seen->hand, p->name, held, seen->epoch);
+            continue;
+        }
+        if (seen->banker != h->banker || seen->multiplier != h->multiplier)
+            problem(c, "table %s hand %lld: %s's view (server %d) has banker %d count %lld, the store %d and %lld",
+                    p->code, (long long)seen->hand, p->name, seen->epoch, seen->banker, (long long)seen->multiplier,
+                    h->banker, (long long)h->multiplier);
+        if (steps_of != seen->hand) {
+            steps_of = seen->hand;
+            at = 0;
+            previous = -1;
+            first = (long)i;
+            continued = false;
+            if (!replay_steps(h, p->seat, &steps)) {
+                steps.n = 0;
+                continue;
+            }
+        }
+        if (steps.n == 0)
+            continue;
+        size_t k = at;
+        while (k < steps.n && !(steps.dealt[k] && memcmp(steps.count[k], seen->count, CRASH_KINDS) == 0))
+            k++;
+        if (k == steps.n) {
+            problem(c, "table %s hand %lld: %s held [%s] (server %d), which is not its seat's tiles after any of the "
+                       "stored actions from the %zu-th on",
+                    p->code, (long long)seen->hand, p->name, held, seen->epoch, at);
+            continue;
+        }
+        at = k;
+        if (previous >= 0 && p->seen[previous].epoch < seen->epoch && !p->seen[previous].over && !continued) {
+            continued = true;
+            figures->hands_continued++;
+            figures->continued_tianjin++;
+            if (p->seen[first].source == CRASH_VIEW_DEAL || p->seen[first].source == CRASH_VIEW_EVENT)
+                figures->continued_from_deal++; /* its first view was its first dealt one */
+        }
+        previous = (long)i;
+    }
+    free(steps.count);
+    free(steps.dealt);
+}
 
 static void check_player_tiles(checker *c, const crash_player *p, crash_figures *figures)
 {
     if (p->seat < 0 || p->n_seen == 0)
         return;
+    if (p->tianjin) {
+        int64_t table_id = table_id_of(c, p->code);
+        if (table_id > 0)
+            check_tianjin_tiles(c, p, table_id, figures);
+        return;
+    }
     int64_t table_id = table_id_of(c, p->code);
     if (table_id <= 0)
         return; /* reported with the hand_over checks */
@@ -539,7 +704,7 @@ static void check_player_tiles(checker *c, const crash_player *p, crash_figures 
     for (size_t i = 0; i < p->n_seen; i++) {
         const crash_tiles_seen *seen = &p->seen[i];
         char held[128], other[128];
-        tiles_text(seen->count, held, sizeof held);
+        tiles_text(false, seen->count, held, sizeof held);
         const check_hand *h = hand_by_number(c, table_id, seen->hand);
         uint8_t deal[CRASH_KINDS];
         if (h == NULL || !deal_of_seat(h, p->seat, deal)) {
@@ -547,7 +712,7 @@ static void check_player_tiles(checker *c, const crash_player *p, crash_figures 
                     (long long)seen->hand, p->name, held, seen->epoch, h == NULL ? "no such hand" : "no deal for it");
             continue;
         }
-        tiles_text(deal, other, sizeof other);
+        tiles_text(false, deal, other, sizeof other);
         if (seen->banker != h->banker || seen->multiplier != h->multiplier)
             problem(c, "table %s hand %lld: %s's view (server %d) has banker %d multiplier %lld, the store %d and %lld",
                     p->code, (long long)seen->hand, p->name, seen->epoch, seen->banker, (long long)seen->multiplier,
@@ -561,7 +726,7 @@ static void check_player_tiles(checker *c, const crash_player *p, crash_figures 
         long before = last[seen->hand];
         if (before >= 0) {
             const crash_tiles_seen *prev = &p->seen[before];
-            tiles_text(prev->count, other, sizeof other);
+            tiles_text(false, prev->count, other, sizeof other);
             if (!subset(seen->count, prev->count))
                 problem(c, "table %s hand %lld: %s held [%s] (server %d), after [%s] (server %d): tiles came back",
                         p->code, (long long)seen->hand, p->name, held, seen->epoch, other, prev->epoch);
@@ -621,6 +786,8 @@ static void free_checker(checker *c)
         json_decref(c->hands[i].result);
         json_decref(c->hands[i].actions);
     }
+    for (size_t i = 0; i < c->n_tables; i++)
+        json_decref(c->tables[i].state);
     free(c->tables);
     free(c->hands);
     sqlite3_close(c->db);

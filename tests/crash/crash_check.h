@@ -11,12 +11,15 @@
  *       each stored action in order): a finished hand ends exactly on its last action with its
  *       stored result, an unfinished one takes every action and is not over; the stored deal is
  *       the one its seed deals; hand numbers run 1, 2, 3, … per table, only the last may be
- *       unfinished, and banker and multiplier carry from each result to the next hand and to the
- *       table;
+ *       unfinished, and the table state (banker and multiplier; Tianjin: banker, count, must-sit)
+ *       carries from each result to the next hand and to the table;
  *   (e) a hand a client held before a kill and again after it went on with the same tiles: each
  *       view's tiles are a subset of the previous view's of that hand, the view of the hand's
  *       start equals the deal stored for that seat, every view is within that deal and shows the
- *       hand's stored banker and multiplier.
+ *       hand's stored banker and multiplier. At Tianjin, where each draw changes the tiles, each
+ *       view's tiles are the seat's tiles after some number of the hand's stored actions (the
+ *       replay's), and no fewer than for the view before, and the view shows the stored banker and
+ *       count; the stored deal (hands, wall, dice) is the one the seed deals.
  * (c), the ledger's hash chain, is `teahouse admin verify`, run by the test itself.
  */
 #ifndef CRASH_CHECK_H
@@ -32,6 +35,7 @@ typedef struct crash_figures {
     long hands_seen_over;        /* distinct hands whose hand_over some client received */
     long hands_continued;        /* distinct hands a client held before a kill and again after it */
     long continued_from_deal;    /* of those, the ones whose first view was the deal itself */
+    long continued_tianjin;      /* of those, Tianjin hands */
     long acts_ok, acts_ok_not_stored; /* acts answered ok; of those, absent from the store */
 } crash_figures;
 

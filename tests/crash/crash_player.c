@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mj_tiles.h"
 #include "tg_tiles.h"
 
 #define CRASH_REPLY_MS 10000      /* a request's reply; generous for the ASan build */
@@ -21,6 +22,8 @@
 #define CRASH_RESUME_MS 15000     /* resuming on one server generation */
 #define CRASH_SERVER_BACK_MS 120000
 #define CRASH_RETRY_MS 20         /* between connection attempts while a server starts */
+#define CRASH_TIANJIN_PACE_MS 60  /* between a Tianjin player's acts: under the limit of 20 a second */
+#define CRASH_CLAIM_SECONDS 30    /* a Tianjin table's claim window, the longest, for slow restarts */
 
 long long crash_now_ms(void)
 {
@@ -201,7 +204,7 @@ static void record_hand_over(crash_player *p, const json_t *event)
     note_progress_over(p);
 }
 
-bool crash_count_tiles(const json_t *tiles, uint8_t count[CRASH_KINDS])
+bool crash_count_tiles(bool tianjin, const json_t *tiles, uint8_t count[CRASH_KINDS])
 {
     memset(count, 0, CRASH_KINDS);
     if (!json_is_array(tiles))
@@ -210,7 +213,8 @@ bool crash_count_tiles(const json_t *tiles, uint8_t count[CRASH_KINDS])
     json_t *tile;
     json_array_foreach(tiles, i, tile)
     {
-        int kind = json_is_string(tile) ? tg_tile_parse(json_string_value(tile)) : -1;
+        const char *name = json_string_value(tile);
+        int kind = name == NULL ? -1 : tianjin ? mj_kind_parse(name) : tg_tile_parse(name);
         if (kind < 0 || kind >= CRASH_KINDS)
             return false;
         count[kind]++;
@@ -224,13 +228,22 @@ static void record_view(crash_player *p, json_t *view, crash_view_source source)
         return; /* null: no hand yet */
     json_decref(p->view);
     p->view = json_incref(view);
-    if (p->seat < 0)
+    if (p->seat < 0) {
+        const json_t *hand = json_object_get(view, "hand"), *drawn = json_object_get(view, "drawn");
+        if (!json_is_null(hand) || (drawn != NULL && !json_is_null(drawn))) {
+            char *text = text_of(view);
+            fail(p, "a spectator's view shows concealed tiles: %.300s", text);
+            free(text);
+        }
         return;
+    }
     if (json_integer_value(json_object_get(view, "seat")) != p->seat) {
         fail(p, "a view for seat %lld, not for its seat %d",
              (long long)json_integer_value(json_object_get(view, "seat")), p->seat);
         return;
     }
+    if (p->tianjin && json_is_null(json_object_get(view, "hand")))
+        return; /* not dealt yet: the pre-hand choices come first */
     crash_tiles_seen *seen_all = reserve(p->seen, &p->cap_seen, p->n_seen, sizeof *p->seen);
     if (seen_all == NULL) {
         fail(p, "out of memory");
@@ -238,7 +251,7 @@ static void record_view(crash_player *p, json_t *view, crash_view_source source)
     }
     p->seen = seen_all;
     crash_tiles_seen *seen = &p->seen[p->n_seen];
-    if (!crash_count_tiles(json_object_get(view, "hand"), seen->count)) {
+    if (!crash_count_tiles(p->tianjin, json_object_get(view, "hand"), seen->count)) {
         char *text = text_of(view);
         fail(p, "a view whose hand is not a list of tiles: %.300s", text);
         free(text);
@@ -249,7 +262,7 @@ static void record_view(crash_player *p, json_t *view, crash_view_source source)
     seen->source = source;
     seen->over = json_is_true(json_object_get(view, "over"));
     seen->banker = (int)json_integer_value(json_object_get(view, "banker"));
-    seen->multiplier = json_integer_value(json_object_get(view, "multiplier"));
+    seen->multiplier = json_integer_value(json_object_get(view, p->tianjin ? "count" : "multiplier"));
     p->n_seen++;
 }
 
@@ -279,7 +292,10 @@ static void record_event(crash_player *p, json_t *frame)
     } else if (strcmp(kind, "hand_over") == 0) {
         record_hand_over(p, event);
         p->act_open = false;
-    } else if (strcmp(kind, "action") == 0 && json_integer_value(json_object_get(event, "seat")) == p->seat) {
+    } else if (strcmp(kind, "action") == 0 && (json_integer_value(json_object_get(event, "seat")) == p->seat ||
+                                                (p->tianjin && p->act_id != 0 && !json_object_get(event, "seat")))) {
+        /* its own move; at Tianjin the event that closes a round ({"pulls":…}, {"no_claim":…})
+         * names no seat and answers the last pull or pass, maybe its own */
         p->act_event_seen = true;
         if (p->act_accepted)
             p->act_open = false;
@@ -361,6 +377,16 @@ static void handle_frame(crash_player *p, json_t *frame)
     }
     if (strcmp(type, "snapshot") == 0) {
         record_snapshot(p, frame);
+    } else if (strcmp(type, "view") == 0) {
+        /* the private answer to its own pull or pass, before its ok (PROTOCOL.md, act) */
+        if (p->act_id == 0 || !p->tianjin) {
+            char *text = text_of(frame);
+            fail(p, "a view frame with no private act of its own open: %.300s", text);
+            free(text);
+            return;
+        }
+        p->act_event_seen = true;
+        record_view(p, json_object_get(frame, "view"), CRASH_VIEW_EVENT);
     } else if (strcmp(type, "event") == 0) {
         record_event(p, frame);
     } else if (strcmp(type, "events") == 0) {
@@ -500,18 +526,39 @@ bool crash_player_connect_new(crash_player *p, crash_shared *shared, const char 
     return true;
 }
 
-bool crash_player_open_table(crash_player *p, int turn_seconds)
+bool crash_player_create_table(crash_player *p, int turn_seconds)
 {
     p->seat = 0;
     json_t *snapshot = NULL;
+    json_t *options = p->tianjin ? json_pack("{s:i}", "claim_seconds", CRASH_CLAIM_SECONDS) : json_object();
     if (!request_expect(p,
-                        json_pack("{s:s, s:s, s:{}, s:b, s:i}", "type", "create_table", "game", "tiengow", "options",
-                                  "public", false, "turn_seconds", turn_seconds),
+                        json_pack("{s:s, s:s, s:o, s:b, s:i}", "type", "create_table", "game",
+                                  p->tianjin ? "tianjin" : "tiengow", "options", options, "public", false,
+                                  "turn_seconds", turn_seconds),
                         "snapshot", &snapshot))
         return false;
     snprintf(p->code, sizeof p->code, "%s", string_at(snapshot, "table"));
     json_decref(snapshot);
-    for (int seat = 1; seat < CRASH_SEATS; seat++)
+    return true;
+}
+
+bool crash_player_take_seat(crash_player *p, const char *code, int seat)
+{
+    p->seat = -1; /* the join's snapshot is a watcher's */
+    snprintf(p->code, sizeof p->code, "%s", code);
+    if (!request_expect(p, json_pack("{s:s, s:s}", "type", "join_table", "code", p->code), "snapshot", NULL))
+        return false;
+    if (!request_expect(p, json_pack("{s:s, s:s, s:i}", "type", "take_seat", "code", p->code, "seat", seat), "ok",
+                        NULL))
+        return false;
+    p->seat = seat;
+    set_live(p, p->epoch);
+    return true;
+}
+
+bool crash_player_start_table(crash_player *p, int bots)
+{
+    for (int seat = 1; seat <= bots; seat++)
         if (!request_expect(p, json_pack("{s:s, s:s, s:i}", "type", "add_bot", "code", p->code, "seat", seat), "ok",
                             NULL))
             return false;
@@ -661,16 +708,84 @@ static json_t *first_legal_action(const json_t *view)
     return json_pack("{s:o}", "discard", tiles);
 }
 
+/* The first listed action that has this key, or NULL. */
+static const json_t *action_with(const json_t *actions, const char *key)
+{
+    size_t i;
+    const json_t *a;
+    json_array_foreach(actions, i, a) if (json_object_get(a, key) != NULL) return a;
+    return NULL;
+}
+
+/* How much a tile of this kind does for the hand: its copies and its neighbours in its suit. */
+static int tile_worth(const uint8_t count[CRASH_KINDS], int kind)
+{
+    int worth = 10 * (count[kind] - 1);
+    if (kind >= 27)
+        return worth;
+    int rank = kind % 9;
+    for (int d = -2; d <= 2; d++)
+        if (d != 0 && rank + d >= 0 && rank + d < 9)
+            worth += count[kind + d] * (d == -1 || d == 1 ? 4 : 2);
+    return worth;
+}
+
+/* A Tianjin decision from the view: win, claim and kong whenever offered; the pre-hand choices
+ * in turn with the hand number (so tables sit and pull in every way); otherwise discard the
+ * least connected tile that is not a wild. */
+static json_t *tianjin_action(const crash_player *p, const json_t *view)
+{
+    const json_t *legal = json_object_get(view, "legal");
+    const json_t *actions = json_object_get(legal, "actions");
+    size_t n = json_array_size(actions);
+    if (n == 0)
+        return NULL;
+    const char *kind = string_at(legal, "kind");
+    if (strcmp(kind, "pre_hand") == 0)
+        return json_deep_copy(json_array_get(actions, (size_t)(p->hand + p->seat) % n));
+    const char *prefer[] = {"win", "kong", "pung", "concealed_kong", "added_kong"};
+    for (size_t i = 0; i < sizeof prefer / sizeof prefer[0]; i++) {
+        const json_t *a = action_with(actions, prefer[i]);
+        if (a != NULL)
+            return json_deep_copy(a);
+    }
+    if (strcmp(kind, "claim") == 0)
+        return json_deep_copy(action_with(actions, "pass"));
+    uint8_t count[CRASH_KINDS], wild[CRASH_KINDS];
+    if (!crash_count_tiles(true, json_object_get(view, "hand"), count) ||
+        !crash_count_tiles(true, json_object_get(view, "wilds"), wild))
+        return NULL;
+    const json_t *best = NULL;
+    int best_worth = 0;
+    size_t i;
+    const json_t *a;
+    json_array_foreach(actions, i, a)
+    {
+        int k = mj_kind_parse(string_at(a, "discard"));
+        if (k < 0)
+            continue;
+        int worth = wild[k] ? 1000 : tile_worth(count, k);
+        if (best == NULL || worth < best_worth) {
+            best = a;
+            best_worth = worth;
+        }
+    }
+    return best != NULL ? json_deep_copy(best) : NULL;
+}
+
 static void maybe_act(crash_player *p)
 {
     json_t *view = p->view;
     if (p->seat < 0 || view == NULL || p->act_open || p->act_id != 0)
         return;
-    json_t *to_act = json_object_get(view, "to_act");
-    if (json_is_true(json_object_get(view, "over")) || !json_is_integer(to_act) ||
-        json_integer_value(to_act) != p->seat || !json_is_object(json_object_get(view, "legal")))
+    if (json_is_true(json_object_get(view, "over")) || !json_is_object(json_object_get(view, "legal")))
         return;
-    json_t *action = first_legal_action(view);
+    json_t *to_act = json_object_get(view, "to_act");
+    if (!p->tianjin && (!json_is_integer(to_act) || json_integer_value(to_act) != p->seat))
+        return;
+    if (p->tianjin && crash_now_ms() - p->act_sent_ms < CRASH_TIANJIN_PACE_MS)
+        return;
+    json_t *action = p->tianjin ? tianjin_action(p, view) : first_legal_action(view);
     if (action == NULL) {
         char *text = text_of(view);
         fail(p, "its turn, but its view offers no action: %.600s", text);
@@ -713,7 +828,7 @@ static void *player_main(void *arg)
         check_deadlines(p);
         maybe_act(p);
         ws_message m;
-        ws_client_result rc = ws_client_recv(p->ws, &m, 50);
+        ws_client_result rc = ws_client_recv(p->ws, &m, p->tianjin ? 20 : 50);
         if (rc == WS_CLIENT_TIMEOUT)
             continue;
         if (rc != WS_CLIENT_OK) { /* the server died (or closed): come back to the next one */

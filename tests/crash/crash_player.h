@@ -2,12 +2,16 @@
  * crash_player — one client of the crash test: a WebSocket connection that keeps playing its
  * table while the server is killed and restarted under it.
  *
- * A player runs on a thread of its own. It plays the first legal action of its view as soon as
- * it is its seat's turn, and when the connection drops it reconnects (retrying while the server
- * restarts), resumes with its token (hello with "token") and joins its table again. It records
- * every frame it gets: each hand_over (hand number and net), and, for a seated player, its own
- * tiles in every view, labelled with the hand and the server generation that sent it, so the
- * test can compare what clients saw with what the database holds.
+ * A player runs on a thread of its own. It plays as soon as its seat owes a decision: at Tien Gow
+ * the first legal action of its view; at Tianjin a simple greedy player (wins and claims when
+ * offered, sits, pulls in turn, discards its least connected tile, never a wild), no faster than
+ * the server's message rate allows, since all four seats of a Tianjin table are players (bots
+ * wait out every claim window). When the connection drops it reconnects (retrying while the
+ * server restarts), resumes with its token (hello with "token") and joins its table again. It
+ * records every frame it gets: each hand_over (hand number and net), and, for a seated player,
+ * its own tiles in every view, labelled with the hand and the server generation that sent it,
+ * so the test can compare what clients saw with what the database holds. A private answer (a
+ * Tianjin pass or pull: a `view` frame, then ok) counts as its act's event.
  *
  * A problem the server must not have (no resume, the table gone, an action refused for a reason
  * the view rules out, a reply that never comes) is recorded in `failure` and ends the thread.
@@ -25,7 +29,7 @@
 #include "ws_client.h"
 
 #define CRASH_SEATS 4
-#define CRASH_KINDS 21
+#define CRASH_KINDS 34 /* tile kinds: Tien Gow's 21 or Tianjin's 34 */
 
 /* What the test and every player thread share: where the server is and whether it is up. */
 typedef struct crash_shared {
@@ -50,8 +54,9 @@ void crash_shared_wait(crash_shared *shared, long long deadline_ms);
 
 long long crash_now_ms(void);
 
-/* Counts a list of tile names ("6-6", …) by engine kind; false if one is not a tile. */
-bool crash_count_tiles(const json_t *tiles, uint8_t count[CRASH_KINDS]);
+/* Counts a list of tile names ("6-6", … at Tien Gow, "5m", "E", … at Tianjin) by engine kind;
+ * false if one is not a tile of that game. */
+bool crash_count_tiles(bool tianjin, const json_t *tiles, uint8_t count[CRASH_KINDS]);
 
 typedef struct crash_hand_over { /* one hand_over event a client received */
     int64_t hand;
@@ -72,7 +77,7 @@ typedef struct crash_tiles_seen { /* the player's own tiles in one view */
     crash_view_source source;
     bool over;
     int banker;
-    int64_t multiplier;
+    int64_t multiplier;       /* Tianjin: the banker's count */
     uint8_t count[CRASH_KINDS];
 } crash_tiles_seen;
 
@@ -88,6 +93,7 @@ typedef struct crash_player {
     char name[32];
     char code[16];         /* up to 12 characters */
     int seat;              /* 0 for a table's creator, -1 for a spectator */
+    bool tianjin;          /* its table's game: Tianjin Mahjong, else Tien Gow */
     bool send_ready;       /* says ready after each hand, so its table does not wait the pause */
     bool trace;            /* prints every frame (CRASH_TRACE set) */
 
@@ -98,7 +104,7 @@ typedef struct crash_player {
     int epoch;             /* the generation of the server this connection talks to */
     int next_id;
     int act_id;            /* the id of the act awaiting its reply, 0 if none */
-    long long act_sent_ms;
+    long long act_sent_ms; /* also the pace of a Tianjin player's acts */
     json_t *act_sent;      /* that act's action (owned) */
     int64_t act_hand;      /* and the hand it was for */
     /* An act is open from its sending until it was refused, or both its "ok" and its action
@@ -135,8 +141,14 @@ typedef struct crash_player {
 /* Connects to the server that is up now and says hello (without a token). */
 bool crash_player_connect_new(crash_player *p, crash_shared *shared, const char *name);
 
-/* The first client of a table: creates it (seat 0), adds three bots and starts the first hand. */
-bool crash_player_open_table(crash_player *p, int turn_seconds);
+/* The first client of a table: creates it (seat 0) for its game (p->tianjin). */
+bool crash_player_create_table(crash_player *p, int turn_seconds);
+
+/* Joins the table `code` and takes `seat`. */
+bool crash_player_take_seat(crash_player *p, const char *code, int seat);
+
+/* The creator adds `bots` bots (seats 1..bots) and starts the first hand. */
+bool crash_player_start_table(crash_player *p, int bots);
 
 /* Joins p's table (code already set) as a spectator. */
 bool crash_player_watch(crash_player *p, const char *code);

@@ -2,16 +2,22 @@
  * test_crash — kill -9 the real teahouse server again and again while tables play, restart it
  * on the same database, and check that nothing a client was shown was lost or changed.
  *
- * Several private tables, each with one test client at seat 0 and three bots, plus a spectator,
- * play on their own threads (crash_player). The test kills the server at random moments (some
+ * Several private tables play on their own threads (crash_player): Tien Gow tables with one test
+ * client at seat 0 and three bots, and (by default every other table) Tianjin tables with four
+ * test clients, since a Tianjin bot waits out every claim window; a spectator watches one table
+ * of each game. The test kills the server at random moments (some
  * while the clients are still resuming, most during play), restarts it on the same file and the
  * same port, and the clients resume with their tokens. At the end the server is stopped with
  * SIGTERM and the database is checked (crash_check, and `teahouse admin verify` for the hash
- * chain). The figures are printed; the run takes well under a minute.
+ * chain), and every finished hand is replayed through the calculator (crash_score). The figures
+ * are printed; the run takes well under a minute.
  *
- * Usage: test_crash PATH_TO_TEAHOUSE WEB_ROOT
+ * Usage: test_crash PATH_TO_TEAHOUSE WEB_ROOT PATH_TO_TEAHOUSE_SCORE
+ *        test_crash --score-only DB PATH_TO_TEAHOUSE_SCORE   (the calculator check of a kept
+ *                                                              database, or a tampered copy)
  * Environment: CRASH_SEED (to repeat a run's kill delays), CRASH_KILLS (default 24),
- * CRASH_TABLES (default 8), CRASH_DURABILITY (passed as --durability when set),
+ * CRASH_TABLES (default 8), CRASH_GAMES (mix, the default: odd tables are Tianjin; tiengow;
+ * tianjin), CRASH_DURABILITY (passed as --durability when set),
  * CRASH_KEEP=1 (keep the database directory even when the run passes), CRASH_TRACE=1 (print
  * every frame each client sends and receives).
  */
@@ -29,17 +35,21 @@
 
 #include "crash_check.h"
 #include "crash_player.h"
+#include "crash_score.h"
 #include "server_process.h"
 
 #define MAX_TABLES 32
+#define MAX_PLAYERS (MAX_TABLES * CRASH_SEATS + 2) /* four clients a Tianjin table, two spectators */
 #define START_MS 30000        /* a server (ASan, recovering every table) listens within this */
 #define PLAYERS_BACK_MS 20000 /* every client has resumed within this after a restart */
-#define FINAL_HANDS 2         /* hands each table finishes after the last restart */
+#define FINAL_HANDS 2         /* hands each Tien Gow table finishes after the last restart */
+#define FINAL_HANDS_TIANJIN 1 /* and each Tianjin table (some seconds each: four players at the rate limit) */
 #define FINAL_HANDS_MS 60000
 #define STOP_MS 20000
 
 typedef struct crash_run {
-    const char *binary, *web_root;
+    const char *binary, *web_root, *score_binary;
+    const char *games;      /* mix, tiengow or tianjin */
     const char *durability; /* NULL: the server's default */
     uint64_t rng;
     int kills_wanted, n_tables;
@@ -47,8 +57,8 @@ typedef struct crash_run {
     char port_text[16];
     server_process server;
     crash_shared shared;
-    crash_player players[MAX_TABLES + 1]; /* the tables' clients, then the spectator */
-    crash_player *all[MAX_TABLES + 1];
+    crash_player players[MAX_PLAYERS]; /* the tables' clients, then the spectators */
+    crash_player *all[MAX_PLAYERS];
     size_t n_players;     /* set up (or being set up) */
     size_t n_started;     /* whose threads run */
     int kills;
@@ -205,26 +215,72 @@ static bool kill_server(crash_run *run)
 
 /* ---- the players --------------------------------------------------------------------------------- */
 
-static bool set_up_players(crash_run *run)
+static bool table_is_tianjin(const crash_run *run, int t)
 {
-    for (int t = 0; t < run->n_tables; t++) {
-        crash_player *p = &run->players[t];
-        char name[32];
-        snprintf(name, sizeof name, "Crash %d", t + 1);
-        p->send_ready = t % 2 == 0; /* half the tables skip the pause between hands */
-        run->all[run->n_players++] = p;
-        if (!crash_player_connect_new(p, &run->shared, name) || !crash_player_open_table(p, 60)) {
+    return strcmp(run->games, "tianjin") == 0 || (strcmp(run->games, "mix") == 0 && t % 2 == 1);
+}
+
+static crash_player *next_player(crash_run *run)
+{
+    crash_player *p = &run->players[run->n_players];
+    run->all[run->n_players++] = p;
+    return p;
+}
+
+/* Seat 0 creates the table; at Tianjin three more clients take seats 1-3, at Tien Gow bots do. */
+static bool set_up_table(crash_run *run, int t)
+{
+    bool tianjin = table_is_tianjin(run, t);
+    crash_player *host = next_player(run);
+    char name[32];
+    snprintf(name, sizeof name, "Crash %d", t + 1);
+    host->tianjin = tianjin;
+    host->send_ready = t % 4 < 2; /* half the tables of each game skip the pause between hands */
+    if (!crash_player_connect_new(host, &run->shared, name) || !crash_player_create_table(host, 60)) {
+        run_failure(run, "setting up: %s", host->failure);
+        return false;
+    }
+    for (int seat = 1; tianjin && seat < CRASH_SEATS; seat++) {
+        crash_player *p = next_player(run);
+        snprintf(name, sizeof name, "Crash %d.%d", t + 1, seat);
+        p->tianjin = true;
+        p->send_ready = host->send_ready;
+        if (!crash_player_connect_new(p, &run->shared, name) || !crash_player_take_seat(p, host->code, seat)) {
             run_failure(run, "setting up: %s", p->failure);
             return false;
         }
     }
-    crash_player *watcher = &run->players[run->n_tables];
-    run->all[run->n_players++] = watcher;
-    if (!crash_player_connect_new(watcher, &run->shared, "Crash watcher") ||
-        !crash_player_watch(watcher, run->players[0].code)) {
+    if (!crash_player_start_table(host, tianjin ? 0 : CRASH_SEATS - 1)) {
+        run_failure(run, "setting up: %s", host->failure);
+        return false;
+    }
+    return true;
+}
+
+static bool add_watcher(crash_run *run, const char *code, bool tianjin, const char *name)
+{
+    crash_player *watcher = next_player(run);
+    watcher->tianjin = tianjin;
+    if (!crash_player_connect_new(watcher, &run->shared, name) || !crash_player_watch(watcher, code)) {
         run_failure(run, "setting up: %s", watcher->failure);
         return false;
     }
+    return true;
+}
+
+static bool set_up_players(crash_run *run)
+{
+    const char *first_code[2] = {NULL, NULL}; /* the first table of each game */
+    for (int t = 0; t < run->n_tables; t++) {
+        crash_player *host = &run->players[run->n_players];
+        if (!set_up_table(run, t))
+            return false;
+        if (first_code[host->tianjin] == NULL)
+            first_code[host->tianjin] = host->code;
+    }
+    for (int g = 0; g < 2; g++)
+        if (first_code[g] != NULL && !add_watcher(run, first_code[g], g == 1, g ? "Crash watcher 2" : "Crash watcher"))
+            return false;
     for (size_t i = 0; i < run->n_players; i++) {
         if (!crash_player_start(run->all[i])) {
             run_failure(run, "cannot start a player thread");
@@ -251,7 +307,8 @@ static bool is_live(const crash_player *p, int generation) { return p->live_epoc
 
 static bool finished_hands_since(const crash_player *p, int generation)
 {
-    return p->seat < 0 || (p->overs_epoch == generation && p->overs_in_epoch >= FINAL_HANDS);
+    return p->seat < 0 ||
+           (p->overs_epoch == generation && p->overs_in_epoch >= (p->tianjin ? FINAL_HANDS_TIANJIN : FINAL_HANDS));
 }
 
 static bool wait_players(crash_run *run, player_pred pred, int generation, int timeout_ms, const char *what)
@@ -334,7 +391,7 @@ static bool play_and_kill(crash_run *run)
             return false;
     int generation = current_generation(run);
     return wait_players(run, is_live, generation, PLAYERS_BACK_MS, "resume") &&
-           wait_players(run, finished_hands_since, generation, FINAL_HANDS_MS, "finish two hands");
+           wait_players(run, finished_hands_since, generation, FINAL_HANDS_MS, "finish its last hands");
 }
 
 static void stop_server_cleanly(crash_run *run)
@@ -397,8 +454,8 @@ static void print_figures(const crash_run *run, const crash_figures *f, long lon
     printf("crash: %d tables, %d kills (-9) in %.1f s\n", run->n_tables, run->kills, (double)elapsed_ms / 1000);
     printf("crash: hands finished %ld (in the store; %ld distinct hand_over seen by clients), unfinished %ld\n",
            f->hands_finished, f->hands_seen_over, f->hands_unfinished);
-    printf("crash: hands interrupted by a kill and continued %ld (%ld of them held from their deal)\n",
-           f->hands_continued, f->continued_from_deal);
+    printf("crash: hands interrupted by a kill and continued %ld (%ld of them held from their deal; %ld Tianjin)\n",
+           f->hands_continued, f->continued_from_deal, f->continued_tianjin);
     printf("crash: actions stored %ld; client acts answered ok %ld (%ld of them not stored); acts refused as stale "
            "%ld\n",
            f->actions_stored, f->acts_ok, f->acts_ok_not_stored, refused);
@@ -415,6 +472,8 @@ static void check_coverage(crash_run *run, const crash_figures *f)
         run_failure(run, "clients saw only %ld hands end", f->hands_seen_over);
     if (f->hands_continued == 0)
         run_failure(run, "no hand was interrupted by a kill and continued: (e) was not exercised");
+    if (strcmp(run->games, "tiengow") != 0 && f->continued_tianjin == 0)
+        run_failure(run, "no Tianjin hand was interrupted by a kill and continued: (e) was not exercised for it");
 }
 
 static void remove_dir(const crash_run *run)
@@ -430,22 +489,36 @@ static void remove_dir(const crash_run *run)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s PATH_TO_TEAHOUSE WEB_ROOT\n", argv[0]);
+    signal(SIGPIPE, SIG_IGN);
+    if (argc == 4 && strcmp(argv[1], "--score-only") == 0) {
+        crash_score_figures score;
+        int problems = crash_score_check(argv[2], argv[3], &score);
+        printf("crash: the calculator replayed %ld finished hands (%ld Tianjin): %d problems\n", score.hands,
+               score.tianjin_hands, problems);
+        return problems == 0 && score.hands > 0 ? 0 : 1;
+    }
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s PATH_TO_TEAHOUSE WEB_ROOT PATH_TO_TEAHOUSE_SCORE\n"
+                        "       %s --score-only DB PATH_TO_TEAHOUSE_SCORE\n", argv[0], argv[0]);
         return 2;
     }
-    signal(SIGPIPE, SIG_IGN);
     static crash_run run; /* large: the players' records */
     run.binary = argv[1];
     run.web_root = argv[2];
+    run.score_binary = argv[3];
+    run.games = getenv("CRASH_GAMES") != NULL ? getenv("CRASH_GAMES") : "mix";
+    if (strcmp(run.games, "mix") != 0 && strcmp(run.games, "tiengow") != 0 && strcmp(run.games, "tianjin") != 0) {
+        fprintf(stderr, "CRASH_GAMES must be mix, tiengow or tianjin\n");
+        return 2;
+    }
     run.durability = getenv("CRASH_DURABILITY");
     const char *seed_text = getenv("CRASH_SEED");
     run.rng = seed_text != NULL ? strtoull(seed_text, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     uint64_t seed = run.rng;
     run.kills_wanted = env_int("CRASH_KILLS", 24, 1, 1000);
     run.n_tables = env_int("CRASH_TABLES", 8, 1, MAX_TABLES);
-    printf("crash: seed %llu (CRASH_SEED=%llu repeats the kill delays), %d tables, %d kills\n",
-           (unsigned long long)seed, (unsigned long long)seed, run.n_tables, run.kills_wanted);
+    printf("crash: seed %llu (CRASH_SEED=%llu repeats the kill delays), %d tables (%s), %d kills\n",
+           (unsigned long long)seed, (unsigned long long)seed, run.n_tables, run.games, run.kills_wanted);
     fflush(stdout);
 
     snprintf(run.dir, sizeof run.dir, "/tmp/teahouse-crash-XXXXXX");
@@ -469,9 +542,18 @@ int main(int argc, char **argv)
 
     crash_figures figures;
     int problems = crash_check_store(run.db, run.all, run.n_players, &figures);
+    crash_score_figures score;
+    problems += crash_score_check(run.db, run.score_binary, &score);
     admin_verify(&run);
     print_figures(&run, &figures, crash_now_ms() - started);
+    printf("crash: the calculator replayed %ld finished hands (%ld Tianjin, %ld of them won, %ld with kong "
+           "payments): payments, net, ledger rows and next table state as stored\n",
+           score.hands, score.tianjin_hands, score.tianjin_won, score.tianjin_kongs);
     check_coverage(&run, &figures);
+    if (strcmp(run.games, "tiengow") != 0 && score.tianjin_hands == 0)
+        run_failure(&run, "no Tianjin hand finished, so none was replayed through the calculator");
+    if (score.hands < figures.hands_finished)
+        run_failure(&run, "the calculator replayed %ld of %ld finished hands", score.hands, figures.hands_finished);
 
     bool passed = problems == 0 && run.failures == 0;
     if (!passed || getenv("CRASH_KEEP") != NULL)

@@ -3,9 +3,10 @@
  * WebSockets from one libuv loop per process and prints what a server of record must show.
  *
  *   hold  N idle connections that say hello: connections held, server RSS per connection.
- *   play  T tables of 4 people acting with legal moves: actions/s, latency from an act to
- *         every seat receiving its event (p50/p90/p99/max), hands, errors by code, and the
- *         hidden-tile check on every frame (leaks must be 0).
+ *   play  T tables of 4 people acting with legal moves (--game tiengow, tianjin or mix: half
+ *         and half): actions/s, latency from an act to every seat receiving its event
+ *         (p50/p90/p99/max), hands, errors by code, and the hidden-tile check on every frame
+ *         (leaks must be 0; at Tianjin also that no seat learns of another's pass).
  *
  * `meson test --benchmark` runs both at a small size. The full-size figures (release build;
  * the targets on the 2-core development machine are 20,000 connections held, 2,000 tables
@@ -18,6 +19,7 @@
  *   $L play $S --tables 2000 --seconds 240 --think-ms 1000   (memory once every table's ring
  *                                                              of recent events is full)
  *   $L play $S --tables 2000 --seconds 30 --think-ms 700      (the pace where 2 cores run out)
+ *   $L play $S --tables 2000 --seconds 30 --think-ms 1000 --game tianjin   (or --game mix)
  *
  * The generator shares the machine with the server (one loop each, about 0.4 and 0.65 of a
  * core at 2,000 actions/s) and prints how late its own timers ran: a lag p99 above a few ms
@@ -68,6 +70,8 @@ static void usage(FILE *out)
           "  --seconds S           measuring window (default 10)\n"
           "  --warmup S            play before measuring (default 2)\n"
           "  --think-ms MS         mean pause before each act (default 1000)\n"
+          "  --game G              tiengow (default), tianjin, or mix (every other table Tianjin)\n"
+          "  --watchers N          a spectator on each of the first N tables (default 0)\n"
           "both:\n"
           "  --inflight N          handshakes in progress at most (default 128)\n"
           "  --sources N           spread connections over N loopback addresses 127.x.y.OCTET, so\n"
@@ -119,6 +123,7 @@ static const number_option number_options[] = {
     {"--seconds", 0.1, 86400, offsetof(load_options, seconds), false},
     {"--warmup", 0, 3600, offsetof(load_options, warmup_seconds), false},
     {"--think-ms", 0, 600000, offsetof(load_options, think_ms), true},
+    {"--watchers", 0, 1e5, offsetof(load_options, watchers), true},
     {"--inflight", 1, 1e5, offsetof(load_options, inflight), true},
     {"--sources", 0, 62500, offsetof(load_options, sources), true},
     {"--source-octet", 1, 254, offsetof(load_options, source_octet), true},
@@ -153,6 +158,10 @@ static bool parse_option(load_options *o, const char *name, const char *value)
         o->server_args[o->n_server_args++] = value;
     } else if (strcmp(name, "--connect") == 0) {
         return parse_host_port(value, o);
+    } else if (strcmp(name, "--game") == 0) {
+        if (strcmp(value, "tiengow") != 0 && strcmp(value, "tianjin") != 0 && strcmp(value, "mix") != 0)
+            return false;
+        o->game = value;
     } else {
         return false;
     }
@@ -161,7 +170,7 @@ static bool parse_option(load_options *o, const char *name, const char *value)
 
 static bool parse_args(int argc, char **argv, load_options *o)
 {
-    *o = (load_options){.web_root = "web-client", .connections = 1000, .procs = 1,
+    *o = (load_options){.web_root = "web-client", .game = "tiengow", .connections = 1000, .procs = 1,
                         .hold_seconds = 5, .tables = 50, .seconds = 10, .warmup_seconds = 2,
                         .think_ms = 1000, .inflight = 128, .setup_seconds = 120, .source_octet = 1};
     if (argc < 2 || (strcmp(argv[1], "hold") != 0 && strcmp(argv[1], "play") != 0))

@@ -31,6 +31,8 @@ typedef struct load_options {
     double seconds;
     double warmup_seconds;
     int think_ms;
+    const char *game;           /* "tiengow", "tianjin" or "mix" (odd tables Tianjin) */
+    int watchers;               /* spectators, one on each of the first tables */
     /* both */
     int inflight;               /* handshakes in progress at most */
     int sources;                /* loopback source addresses to spread connections over, 0: one */

@@ -1,18 +1,27 @@
 /*
  * load_play — the `play` mode: T tables of 4 people, every seat a client of its own.
  *
- * Setup, per table: seat 0 says hello and creates a private table; seats 1-3 say hello, join
- * by its code and take their seats; when the three seats are confirmed the host starts. Play:
- * the client whose view says it is to act picks a legal action from its view's `legal` (a
- * random play, or a discard of the count asked when it has no play), waits a think time and
- * sends it; after each hand every client sends `ready`, which starts the next one at once.
+ * Setup, per table: seat 0 says hello and creates a private table (Tien Gow, or Tianjin with
+ * --game tianjin, or every other table with --game mix); seats 1-3 say hello, join by its code
+ * and take their seats; when the three seats are confirmed the host starts. Play: every client
+ * whose view says it owes a decision picks a legal action from its view's `legal`, waits a think
+ * time of its own and sends it. Tien Gow: a random play, or a discard of the count asked when it
+ * has no play. Tianjin: sit or not and pulls at random, a win whenever offered, a claim or kong
+ * half the time, else a discard of its least connected tile (never a wild); in a claim window
+ * the three other seats think at once, as people do. After each hand every client sends `ready`,
+ * which starts the next one at once.
  *
  * Measured: the latency from an `act` leaving its client until all four clients of the table
- * have received the action event with the expected sequence number, and the actions and
- * hands done in the measuring window. Checked on every frame: sequence numbers follow one
- * another, no bot plays for a person, and no tile name the client may not see appears in it
- * (its own hand from hand_started, plus the tiles played face up or shown as a natural hand
- * in this hand).
+ * have received the action event it caused, and the actions (events), acts and hands done in the
+ * measuring window. A Tianjin pull or pass that does not close its round has no event (its seat
+ * alone gets a `view` frame); the event that closes one ({"pulls":…}, {"no_claim":…}) names no
+ * seat and is put down to the last such act sent at the table. Checked on every frame: sequence
+ * numbers follow one another, no bot plays for a person, and no tile name the client may not see
+ * appears in it (Tien Gow: its own hand from hand_started, plus the tiles played face up or shown
+ * as a natural hand in this hand; Tianjin: load_tiles.h, with the private `view` frames and the
+ * seat of every view); at Tianjin, too, no game event but its close comes while a claim window
+ * is open (one then would tell of another seat's pass). With --watchers N, the first N tables
+ * also have a spectator, whose frames must name no concealed tile at all.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -27,6 +36,8 @@
 #include "load_tiles.h"
 
 #define PLAY_SEATS 4
+#define PLAY_CLIENTS 5 /* the four seats and, on the first --watchers tables, a spectator */
+#define PLAY_WATCHER 4
 #define PLAY_SHUTDOWN_MS 10000
 #define PLAY_DRAIN_MS 2000
 #define PLAY_SHOWN_PROBLEMS 5 /* print the first few bad frames, count the rest */
@@ -53,28 +64,37 @@ typedef struct play_client {
     bool welcomed;
     bool join_sent;
     uint64_t last_seq;     /* of the last table event or snapshot */
-    uint64_t own;          /* tile bits this client may see: its hand ... */
+    uint64_t own;          /* Tien Gow: tile bits this client may see: its hand ... */
     uint64_t shown;        /* ... and what was played face up or revealed in this hand */
+    load_mj_seat mj;       /* Tianjin: what this seat may know */
+    bool window_open;      /* Tianjin: the last action it saw was a discard (a claim window) */
+    /* its own act */
+    uv_timer_t think;      /* the pause before it */
+    char *act_text;        /* what the think timer sends */
+    bool act_inflight;     /* sent, no ok or error yet */
+    bool act_pending;      /* sent, no event or private answer put down to it yet */
+    bool act_private;      /* a pull or a pass: may be answered by a view frame alone */
+    bool act_stale;        /* an action event reached it while the act was in flight */
+    bool act_measured;     /* sent inside the measuring window */
+    uint64_t act_sent_ns;
+    char last_act[160];    /* the text of its latest act, for the report of a refusal */
 } play_client;
 
 struct play_table {
     play_run *run;
-    play_client clients[PLAY_SEATS];
+    play_client clients[PLAY_CLIENTS];
     char code[16];         /* up to 12 characters */
     int seated;            /* joiners whose take_seat was confirmed */
     bool started;
     bool failed;           /* setup was refused */
-    uv_timer_t think;
-    play_client *actor;    /* whose act the think timer sends */
-    char *act_text;
+    bool tianjin;          /* the game: Tianjin Mahjong, else Tien Gow */
     uint32_t rng;
-    /* the act in flight */
-    bool act_open;
-    bool act_measured;     /* sent inside the measuring window */
-    uint64_t act_sent_ns;
-    uint64_t act_seq;      /* the sequence number its event must carry */
-    int act_seat;
-    int act_seen;          /* clients that received the event so far */
+    /* the latest action event and the act it answers */
+    uint64_t event_seq;    /* its sequence number (0: none yet) */
+    bool event_open;       /* caused by an act of ours, not yet at all four clients */
+    bool event_measured;   /* that act was sent inside the measuring window */
+    uint64_t event_act_ns; /* when that act was sent */
+    int event_seen;        /* clients that received the event so far */
 };
 
 struct play_run {
@@ -84,6 +104,7 @@ struct play_run {
     load_net net;
     play_table *tables;
     int n_tables;
+    int n_watchers;        /* spectators, one on each of the first n_watchers tables */
     play_phase phase;
     uv_timer_t phase_timer;
     uv_timer_t tick_timer;       /* once a second in the window: progress (--verbose) */
@@ -102,9 +123,13 @@ struct play_run {
     bool loop_ending;
     /* measured in the window */
     uint64_t window_start_ns, window_end_ns;
-    uint64_t actions_in_window;  /* action events seen by seat 0 */
-    uint64_t hands_in_window;
+    uint64_t actions_in_window[2];  /* action events seen by seat 0, by game (0 Tien Gow, 1 Tianjin) */
+    uint64_t acts_in_window[2];     /* acts sent, by game */
+    uint64_t private_in_window;     /* Tianjin pulls and passes answered by a view frame alone */
+    uint64_t windows_in_window, claims_in_window; /* Tianjin claim windows closed; by a claim */
+    uint64_t hands_in_window[2];
     load_latency latency;        /* act sent -> the last of the 4 seats has the event */
+    load_latency game_latency[2];
     load_latency first_latency;  /* act sent -> the first seat has it */
     load_latency own_lag;        /* how late our loop ran its probe timer, in the window */
     double server_cpu_start, server_cpu_end, client_cpu_start, client_cpu_end;
@@ -113,6 +138,8 @@ struct play_run {
     uint64_t acts_sent, acts_unconfirmed;
     uint64_t frames_in;
     uint64_t leaks, seq_gaps, bot_actions, unexpected_events, bad_frames;
+    uint64_t window_leaks;       /* Tianjin: an event inside an open claim window */
+    uint64_t stale_refusals;     /* Tianjin: a pass or claim that crossed its window's close */
     load_counts errors;          /* error frames by code, before shutdown */
     load_counts lost;            /* connections that ended before shutdown, by why */
     int problems_shown;
@@ -145,6 +172,17 @@ static void learn_from_snapshot_view(play_client *c, const json_t *view)
             c->shown |= load_tiles_of(json_object_get(play, "play"));
     json_array_foreach(json_object_get(json_object_get(view, "trick"), "plays"), j, play)
         c->shown |= load_tiles_of(json_object_get(play, "play"));
+}
+
+static void check_mj_leaks(play_run *run, play_client *c, const json_t *frame, const char *text,
+                           size_t len)
+{
+    load_mj_problem problem =
+        load_mj_check_frame(&c->mj, frame, text, len, c->act_inflight && c->act_private);
+    if (problem != LOAD_MJ_OK) {
+        run->leaks++;
+        show_problem(run, c, load_mj_problem_text(problem), text, len);
+    }
 }
 
 static void check_leaks(play_run *run, play_client *c, const json_t *view, const char *text,
@@ -187,26 +225,103 @@ static json_t *choose_action(play_table *t, const json_t *view)
     return json_pack("{s:o}", "discard", tiles);
 }
 
-static void send_act(play_table *t)
+static const json_t *action_with(const json_t *actions, const char *key)
 {
+    size_t i;
+    const json_t *a;
+    json_array_foreach(actions, i, a) if (json_object_get(a, key) != NULL) return a;
+    return NULL;
+}
+
+/* How much a tile does for a Tianjin hand: its copies and its neighbours in its suit. */
+static int mj_tile_worth(const uint8_t count[LOAD_MJ_KINDS], int kind)
+{
+    int worth = 10 * (count[kind] - 1);
+    for (int d = -2; d <= 2 && kind < 27; d++)
+        if (d != 0 && kind % 9 + d >= 0 && kind % 9 + d < 9)
+            worth += count[kind + d] * (d == -1 || d == 1 ? 4 : 2);
+    return worth;
+}
+
+static uint8_t *mj_count(const json_t *list, uint8_t count[LOAD_MJ_KINDS])
+{
+    memset(count, 0, LOAD_MJ_KINDS);
+    size_t i;
+    const json_t *t;
+    json_array_foreach(list, i, t)
+    {
+        int kind = json_is_string(t) ? load_mj_kind(json_string_value(t), json_string_length(t)) : -1;
+        if (kind >= 0)
+            count[kind]++;
+    }
+    return count;
+}
+
+/* A Tianjin decision from the view (module comment). */
+static json_t *choose_mj_action(play_table *t, const json_t *view)
+{
+    const json_t *legal = json_object_get(view, "legal");
+    const json_t *actions = json_object_get(legal, "actions");
+    size_t n = json_array_size(actions);
+    if (n == 0)
+        return NULL;
+    const char *kind = json_string_value(json_object_get(legal, "kind"));
+    if (kind == NULL || strcmp(kind, "pre_hand") == 0)
+        return json_deep_copy(json_array_get(actions, table_random(t) % n));
+    const json_t *a = action_with(actions, "win");
+    if (a == NULL && table_random(t) % 2 == 0) {
+        const char *claims[] = {"kong", "pung", "concealed_kong", "added_kong"};
+        for (size_t i = 0; i < sizeof claims / sizeof claims[0] && a == NULL; i++)
+            a = action_with(actions, claims[i]);
+    }
+    if (a == NULL && strcmp(kind, "claim") == 0)
+        a = action_with(actions, "pass");
+    if (a != NULL)
+        return json_deep_copy(a);
+    uint8_t count[LOAD_MJ_KINDS], wild[LOAD_MJ_KINDS];
+    mj_count(json_object_get(view, "hand"), count);
+    mj_count(json_object_get(view, "wilds"), wild);
+    const json_t *best = NULL;
+    int best_worth = 0;
+    size_t i;
+    json_array_foreach(actions, i, a)
+    {
+        const json_t *tile = json_object_get(a, "discard");
+        int k = json_is_string(tile) ? load_mj_kind(json_string_value(tile), json_string_length(tile)) : -1;
+        if (k < 0)
+            continue;
+        int worth = wild[k] ? 1000 : mj_tile_worth(count, k);
+        if (best == NULL || worth < best_worth) {
+            best = a;
+            best_worth = worth;
+        }
+    }
+    return json_deep_copy(best != NULL ? best : json_array_get(actions, 0));
+}
+
+static void send_act(play_client *c)
+{
+    play_table *t = c->table;
     play_run *run = t->run;
-    play_client *c = t->actor;
-    char *text = t->act_text;
-    t->actor = NULL;
-    t->act_text = NULL;
-    if (c == NULL || text == NULL || !c->open || run->phase == PHASE_CLOSING) {
+    char *text = c->act_text;
+    c->act_text = NULL;
+    if (text == NULL || !c->open || run->phase == PHASE_CLOSING) {
         free(text);
         return;
     }
-    if (t->act_open)
-        run->acts_unconfirmed++; /* the last act's event never reached all four */
-    t->act_open = true;
-    t->act_measured = run->phase == PHASE_MEASURE;
-    t->act_sent_ns = uv_hrtime();
-    t->act_seq = c->last_seq + 1;
-    t->act_seat = c->seat;
-    t->act_seen = 0;
+    json_t *message = json_loads(text, 0, NULL);
+    const json_t *action = json_object_get(message, "action");
+    c->act_private = json_object_get(action, "pass") != NULL || json_object_get(action, "pull") != NULL;
+    json_decref(message);
+    c->act_inflight = true;
+    c->act_pending = true;
+    c->act_stale = false;
+    c->act_measured = run->phase == PHASE_MEASURE;
+    c->act_sent_ns = uv_hrtime();
+    snprintf(c->last_act, sizeof c->last_act, "%s", text);
     run->acts_sent++;
+    if (c->act_measured)
+        run->acts_in_window[t->tianjin]++;
     load_conn_send_text(&c->conn, text, strlen(text));
     free(text);
 }
@@ -216,25 +331,46 @@ static void on_think_done(uv_timer_t *timer)
     send_act(timer->data);
 }
 
-/* It is this client's turn: prepare the act and send it after the think time (0.5-1.5 times
- * the mean, so the tables drift apart instead of acting in lockstep). */
+/* The client owes a decision: prepare the act and send it after the think time (0.5-1.5 times
+ * the mean, so the tables drift apart instead of acting in lockstep). A plan made from an older
+ * view is dropped first. */
 static void plan_act(play_client *c, const json_t *view)
 {
     play_table *t = c->table;
     play_run *run = t->run;
+    json_t *action = t->tianjin ? choose_mj_action(t, view) : choose_action(t, view);
+    if (action == NULL)
+        return;
     json_t *message = json_pack("{s:s, s:s, s:s, s:o}", "type", "act", "id", "act", "code",
-                                t->code, "action", choose_action(t, view));
-    free(t->act_text);
-    t->act_text = json_dumps(message, JSON_COMPACT);
+                                t->code, "action", action);
+    free(c->act_text);
+    c->act_text = json_dumps(message, JSON_COMPACT);
     json_decref(message);
-    t->actor = c;
     int think = run->o->think_ms;
     if (think <= 0) {
-        send_act(t);
+        send_act(c);
         return;
     }
     uint64_t delay = (uint64_t)think / 2 + table_random(t) % (uint64_t)think + 1;
-    uv_timer_start(&t->think, on_think_done, delay, 0);
+    uv_timer_start(&c->think, on_think_done, delay, 0);
+}
+
+/* A view came: plan from it if the client owes a decision, else drop a plan made earlier. */
+static void consider_view(play_client *c, const json_t *view)
+{
+    play_run *run = c->table->run;
+    if (!json_is_object(view))
+        return;
+    uv_timer_stop(&c->think);
+    free(c->act_text);
+    c->act_text = NULL;
+    if (run->phase == PHASE_CLOSING || json_is_true(json_object_get(view, "over")) ||
+        !json_is_object(json_object_get(view, "legal")))
+        return;
+    const json_t *to_act = json_object_get(view, "to_act");
+    if (!c->table->tianjin && (!json_is_integer(to_act) || json_integer_value(to_act) != c->seat))
+        return;
+    plan_act(c, view);
 }
 
 /* ---- table events ------------------------------------------------------------------------ */
@@ -244,33 +380,94 @@ static bool in_window(const play_run *run)
     return run->phase == PHASE_MEASURE;
 }
 
+/* The act of ours an action event answers: the seat's own, or, for an event that names no seat
+ * (the pulls shown, a window closed by its last pass), the last pull or pass sent at the table
+ * (the one the server took last, but for two sent within a network delay of each other). */
+static play_client *cause_of(play_table *t, const json_t *event)
+{
+    const json_t *seat = json_object_get(event, "seat");
+    if (json_is_integer(seat)) {
+        json_int_t s = json_integer_value(seat);
+        play_client *c = s >= 0 && s < PLAY_SEATS ? &t->clients[s] : NULL;
+        return c != NULL && c->act_pending ? c : NULL;
+    }
+    play_client *last = NULL;
+    for (int s = 0; s < PLAY_SEATS; s++) {
+        play_client *c = &t->clients[s];
+        if (c->act_pending && c->act_private && (last == NULL || c->act_sent_ns > last->act_sent_ns))
+            last = c;
+    }
+    return last;
+}
+
+/* Tianjin: while a claim window is open nothing may happen in the game but its close; an action
+ * then would tell the seats something about another seat's pass. */
+static void check_window(play_client *c, const json_t *event)
+{
+    play_run *run = c->table->run;
+    bool closes = json_object_get(event, "no_claim") != NULL || json_object_get(event, "pung") != NULL ||
+                  json_object_get(event, "kong") != NULL;
+    if (c->window_open && !closes) {
+        run->window_leaks++;
+        char *text = json_dumps(event, JSON_COMPACT);
+        show_problem(run, c, "an event inside an open claim window", text ? text : "", text ? strlen(text) : 0);
+        free(text);
+    }
+    if (c->seat == 0 && c->window_open && in_window(run)) {
+        run->windows_in_window++;
+        run->claims_in_window += json_object_get(event, "no_claim") == NULL;
+    }
+    c->window_open = json_object_get(event, "discard") != NULL;
+}
+
 /* An action event: public tiles, and the latency of the act it answers. */
 static void on_action_event(play_client *c, const json_t *event, uint64_t seq)
 {
     play_table *t = c->table;
     play_run *run = t->run;
     bool by_bot = json_is_true(json_object_get(event, "by_bot"));
-    c->shown |= load_tiles_of(json_object_get(event, "play"));
+    if (t->tianjin)
+        check_window(c, event);
+    else
+        c->shown |= load_tiles_of(json_object_get(event, "play"));
+    if (c->seat < 0)
+        return; /* a spectator is checked, not timed */
+    if (c->act_inflight)
+        c->act_stale = true;
     if (c->seat == 0) {
         if (by_bot)
             run->bot_actions++;
         if (in_window(run))
-            run->actions_in_window++;
+            run->actions_in_window[t->tianjin]++;
     }
-    if (!t->act_open || seq != t->act_seq)
-        return;
-    if (by_bot || json_integer_value(json_object_get(event, "seat")) != t->act_seat) {
-        run->unexpected_events++;
-        t->act_open = false;
-        return;
+    if (seq > t->event_seq) { /* the first client to get it: which act does it answer? */
+        if (t->event_open)
+            run->acts_unconfirmed++; /* the last event never reached all four */
+        t->event_seq = seq;
+        play_client *by = by_bot ? NULL : cause_of(t, event);
+        t->event_open = by != NULL;
+        t->event_seen = 0;
+        if (by == NULL) {
+            if (!by_bot)
+                run->unexpected_events++;
+            return;
+        }
+        by->act_pending = false;
+        t->event_measured = by->act_measured;
+        t->event_act_ns = by->act_sent_ns;
     }
-    if (++t->act_seen == 1 && t->act_measured)
-        load_latency_add(&run->first_latency, uv_hrtime() - t->act_sent_ns);
-    if (t->act_seen < PLAY_SEATS)
+    if (!t->event_open || seq != t->event_seq)
         return;
-    t->act_open = false;
-    if (t->act_measured)
-        load_latency_add(&run->latency, uv_hrtime() - t->act_sent_ns);
+    uint64_t now = uv_hrtime();
+    if (++t->event_seen == 1 && t->event_measured)
+        load_latency_add(&run->first_latency, now - t->event_act_ns);
+    if (t->event_seen < PLAY_SEATS)
+        return;
+    t->event_open = false;
+    if (t->event_measured) {
+        load_latency_add(&run->latency, now - t->event_act_ns);
+        load_latency_add(&run->game_latency[t->tianjin], now - t->event_act_ns);
+    }
 }
 
 static void on_event(play_client *c, const json_t *frame)
@@ -289,19 +486,31 @@ static void on_event(play_client *c, const json_t *frame)
     if (strcmp(kind, "hand_started") == 0) {
         c->own = load_tiles_of(json_object_get(view, "hand"));
         c->shown = 0;
+        c->window_open = false;
     } else if (strcmp(kind, "action") == 0) {
         on_action_event(c, event, seq);
     } else if (strcmp(kind, "hand_over") == 0) {
+        c->window_open = false;
         if (c->seat == 0 && in_window(run))
-            run->hands_in_window++;
-        if (run->phase != PHASE_CLOSING)
+            run->hands_in_window[c->table->tianjin]++;
+        if (run->phase != PHASE_CLOSING && c->seat >= 0)
             client_send(c, json_pack("{s:s, s:s, s:s}", "type", "ready", "id", "ready", "code",
                                      c->table->code));
     }
-    const json_t *to_act = json_object_get(view, "to_act");
-    if (json_is_integer(to_act) && json_integer_value(to_act) == c->seat &&
-        json_is_object(json_object_get(view, "legal")) && run->phase != PHASE_CLOSING)
-        plan_act(c, view);
+    /* other events (joined, left, chat, parked, …) are the members' and the server's news, not
+     * the game's, and may come at any time */
+    consider_view(c, view);
+}
+
+/* Tianjin: the private answer to this client's own pull or pass (the leak check has made sure
+ * it asked for one). */
+static void on_private_view(play_client *c, const json_t *frame)
+{
+    play_run *run = c->table->run;
+    if (c->act_pending && c->act_measured && in_window(run))
+        run->private_in_window++;
+    c->act_pending = false;
+    consider_view(c, json_object_get(frame, "view"));
 }
 
 /* ---- setup ------------------------------------------------------------------------------- */
@@ -327,7 +536,11 @@ static void on_welcome(play_client *c)
     play_table *t = c->table;
     c->welcomed = true;
     t->run->welcomed_open++;
-    if (c->seat == 0)
+    if (c->seat == 0 && t->tianjin) /* the longest claim window: a think time never runs out */
+        client_send(c, json_pack("{s:s, s:s, s:s, s:{s:i}, s:b}", "type", "create_table", "id",
+                                 "create", "game", "tianjin", "options", "claim_seconds", 30,
+                                 "public", 0));
+    else if (c->seat == 0)
         client_send(c, json_pack("{s:s, s:s, s:s, s:b}", "type", "create_table", "id", "create",
                                  "game", "tiengow", "public", 0));
     else if (t->code[0] != '\0')
@@ -339,14 +552,14 @@ static void on_snapshot(play_client *c, const json_t *frame, const char *id)
     play_table *t = c->table;
     c->last_seq = (uint64_t)json_integer_value(json_object_get(frame, "seq"));
     const json_t *view = json_object_get(frame, "view");
-    if (json_is_object(view))
+    if (json_is_object(view) && !t->tianjin)
         learn_from_snapshot_view(c, view);
     if (strcmp(id, "create") == 0) {
         snprintf(t->code, sizeof t->code, "%s", json_string_value(json_object_get(frame, "table")));
-        for (int s = 1; s < PLAY_SEATS; s++)
+        for (int s = 1; s < PLAY_CLIENTS; s++)
             if (t->clients[s].welcomed && !t->clients[s].join_sent)
                 send_join(&t->clients[s]);
-    } else if (strcmp(id, "join") == 0) {
+    } else if (strcmp(id, "join") == 0 && c->seat >= 0) {
         client_send(c, json_pack("{s:s, s:s, s:s, s:i}", "type", "take_seat", "id", "seat", "code",
                                  t->code, "seat", c->seat));
     }
@@ -358,6 +571,8 @@ static void on_ok(play_client *c, const char *id)
 {
     play_table *t = c->table;
     play_run *run = t->run;
+    if (strcmp(id, "act") == 0)
+        c->act_inflight = false;
     if (strcmp(id, "seat") == 0 && ++t->seated == PLAY_SEATS - 1) {
         client_send(&t->clients[0], json_pack("{s:s, s:s, s:s}", "type", "start", "id", "start",
                                               "code", t->code));
@@ -372,14 +587,32 @@ static void on_error(play_client *c, const json_t *frame, const char *id, const 
                      size_t len)
 {
     play_run *run = c->table->run;
+    /* A pass or claim that crossed its window's close: the close came first (stale), or the claim
+     * that closes it is still being stored (it is checked against the hand with that claim made,
+     * so the refusal may come before the claim's event; the window check then wants that event
+     * next). */
+    bool act = strcmp(id, "act") == 0, was_stale = act && (c->act_stale || c->window_open);
+    if (act) {
+        c->act_inflight = false;
+        c->act_pending = false;
+    }
     if (run->phase == PHASE_CLOSING)
         return; /* shutting_down and the like are expected then */
     const json_t *code = json_object_get(frame, "code");
+    const char *code_text = json_string_value(code);
+    if (was_stale && c->table->tianjin && code_text != NULL &&
+        (strcmp(code_text, "not_your_turn") == 0 || strcmp(code_text, "not_now") == 0 ||
+         strcmp(code_text, "hand_over") == 0)) {
+        run->stale_refusals++; /* a pass or claim sent as its window closed: the race people have too */
+        return;
+    }
     load_counts_add(&run->errors, json_is_string(code) ? json_string_value(code) : "(none)",
                     json_is_string(code) ? json_string_length(code) : 6);
     if (strcmp(id, "act") != 0 && strcmp(id, "ready") != 0 && !c->table->started)
         c->table->failed = true;
-    show_problem(run, c, "error", text, len);
+    char what[200];
+    snprintf(what, sizeof what, "error (to %s)", act ? c->last_act : id);
+    show_problem(run, c, what, text, len);
 }
 
 /* ---- connections ------------------------------------------------------------------------- */
@@ -412,8 +645,13 @@ static void on_message(load_conn *conn, const char *text, size_t len)
     }
     const json_t *id_json = json_object_get(frame, "id");
     const char *id = json_is_string(id_json) ? json_string_value(id_json) : "";
+    /* Tianjin: before the frame is acted on, while the act it may answer is still in flight */
+    if (c->table->tianjin)
+        check_mj_leaks(run, c, frame, text, len);
     if (strcmp(type, "event") == 0) {
         on_event(c, frame);
+    } else if (strcmp(type, "view") == 0) {
+        on_private_view(c, frame);
     } else if (strcmp(type, "welcome") == 0) {
         run->handshaking--;
         on_welcome(c);
@@ -425,7 +663,8 @@ static void on_message(load_conn *conn, const char *text, size_t len)
     } else if (strcmp(type, "error") == 0) {
         on_error(c, frame, id, text, len);
     }
-    check_leaks(run, c, json_object_get(frame, "view"), text, len);
+    if (!c->table->tianjin) /* Tien Gow: after the frame taught the client its own hand */
+        check_leaks(run, c, json_object_get(frame, "view"), text, len);
     json_decref(frame);
 }
 
@@ -461,11 +700,14 @@ static const load_conn_handlers play_handlers = {
 /* Keeps at most `inflight` handshakes going; clients connect in table order. */
 static void connect_more(play_run *run)
 {
-    int total = run->n_tables * PLAY_SEATS;
+    int total = run->n_tables * PLAY_SEATS + run->n_watchers;
     while (run->phase == PHASE_SETUP && run->next_client < total &&
            run->handshaking < run->o->inflight) {
         int i = run->next_client++;
-        play_client *c = &run->tables[i / PLAY_SEATS].clients[i % PLAY_SEATS];
+        /* the spectators first: setup ends when the last table starts */
+        int k = i - run->n_watchers;
+        play_client *c = k < 0 ? &run->tables[i].clients[PLAY_WATCHER]
+                               : &run->tables[k / PLAY_SEATS].clients[k % PLAY_SEATS];
         c->started = true;
         run->handshaking++;
         run->live_handles++;
@@ -558,7 +800,7 @@ static void on_phase_timer(uv_timer_t *timer)
         break;
     case PHASE_CLOSING: /* the shutdown deadline: cut whoever is left */
         for (int i = 0; i < run->n_tables; i++)
-            for (int s = 0; s < PLAY_SEATS; s++)
+            for (int s = 0; s < PLAY_CLIENTS; s++)
                 if (run->tables[i].clients[s].started)
                     load_conn_abort(&run->tables[i].clients[s].conn, "shutdown deadline");
         break;
@@ -571,12 +813,13 @@ static void begin_shutdown(play_run *run)
 {
     run->phase = PHASE_CLOSING;
     for (int i = 0; i < run->n_tables; i++)
-        uv_timer_stop(&run->tables[i].think);
+        for (int s = 0; s < PLAY_CLIENTS; s++)
+            uv_timer_stop(&run->tables[i].clients[s].think);
     if (run->target->ours) {
         load_target_request_stop(run->target);
     } else {
         for (int i = 0; i < run->n_tables; i++)
-            for (int s = 0; s < PLAY_SEATS; s++)
+            for (int s = 0; s < PLAY_CLIENTS; s++)
                 if (run->tables[i].clients[s].started)
                     load_conn_close(&run->tables[i].clients[s].conn, 1000);
     }
@@ -594,7 +837,8 @@ static void maybe_end_loop(play_run *run)
     uv_close((uv_handle_t *)&run->tick_timer, NULL);
     uv_close((uv_handle_t *)&run->lag_timer, NULL);
     for (int i = 0; i < run->n_tables; i++)
-        uv_close((uv_handle_t *)&run->tables[i].think, NULL);
+        for (int s = 0; s < PLAY_CLIENTS; s++)
+            uv_close((uv_handle_t *)&run->tables[i].clients[s].think, NULL);
 }
 
 /* ---- report ------------------------------------------------------------------------------ */
@@ -629,8 +873,21 @@ static int count_unfinished(const play_run *run)
 {
     int n = 0;
     for (int i = 0; i < run->n_tables; i++)
-        n += run->tables[i].act_open && run->tables[i].act_measured;
+        n += run->tables[i].event_open && run->tables[i].event_measured;
     return n;
+}
+
+static int count_tianjin(const play_run *run)
+{
+    int n = 0;
+    for (int i = 0; i < run->n_tables; i++)
+        n += run->tables[i].tianjin;
+    return n;
+}
+
+static double per_second(uint64_t n, double window)
+{
+    return window > 0 ? (double)n / window : 0.0;
 }
 
 static int report(play_run *run, int connections_at_end)
@@ -641,17 +898,41 @@ static int report(play_run *run, int connections_at_end)
     printf("teahouse load: play\n");
     printf("  %-26s %d asked, %d playing, %d connections held\n", "tables", run->n_tables,
            count_playing(run), connections_at_end);
+    printf("  %-26s %s (%d Tianjin)\n", "game", run->o->game, count_tianjin(run));
+    if (run->n_watchers > 0)
+        printf("  %-26s %d, one on each of the first %d tables\n", "spectators", run->n_watchers,
+               run->n_watchers);
     printf("  %-26s %d ms mean (uniform 0.5-1.5x)\n", "think time", run->o->think_ms);
     printf("  %-26s %.1f s after %.1f s of warm-up\n", "window", window, run->o->warmup_seconds);
-    printf("  %-26s %llu (%.1f/s)\n", "actions", (unsigned long long)run->actions_in_window,
-           window > 0 ? (double)run->actions_in_window / window : 0.0);
-    printf("  %-26s %llu (%.2f/s)\n", "hands completed", (unsigned long long)run->hands_in_window,
-           window > 0 ? (double)run->hands_in_window / window : 0.0);
+    uint64_t actions = run->actions_in_window[0] + run->actions_in_window[1];
+    uint64_t acts = run->acts_in_window[0] + run->acts_in_window[1];
+    uint64_t hands = run->hands_in_window[0] + run->hands_in_window[1];
+    printf("  %-26s %llu (%.1f/s): Tien Gow %llu, Tianjin %llu\n", "actions (events)",
+           (unsigned long long)actions, per_second(actions, window),
+           (unsigned long long)run->actions_in_window[0], (unsigned long long)run->actions_in_window[1]);
+    printf("  %-26s %llu (%.1f/s): Tien Gow %llu, Tianjin %llu (%llu pulls and passes answered "
+           "privately)\n", "acts sent", (unsigned long long)acts, per_second(acts, window),
+           (unsigned long long)run->acts_in_window[0], (unsigned long long)run->acts_in_window[1],
+           (unsigned long long)run->private_in_window);
+    if (count_tianjin(run) > 0)
+        printf("  %-26s %llu closed (%.1f/s), %llu by a claim\n", "Tianjin claim windows",
+               (unsigned long long)run->windows_in_window, per_second(run->windows_in_window, window),
+               (unsigned long long)run->claims_in_window);
+    printf("  %-26s %llu (%.2f/s): Tien Gow %llu, Tianjin %llu\n", "hands completed",
+           (unsigned long long)hands, window > 0 ? (double)hands / window : 0.0,
+           (unsigned long long)run->hands_in_window[0], (unsigned long long)run->hands_in_window[1]);
     printf("  %-26s p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f ms (%zu acts, %d "
            "unfinished)\n",
            "act -> all 4 seats", load_latency_percentile(lat, 50), load_latency_percentile(lat, 90),
            p99, load_latency_percentile(lat, 100), load_latency_mean_ms(lat), lat->n,
            count_unfinished(run));
+    for (int g = 0; g < 2; g++)
+        if (run->game_latency[g].n > 0)
+            printf("  %-26s p50 %.2f  p99 %.2f  max %.2f ms (%zu acts)\n",
+                   g ? "  of which Tianjin" : "  of which Tien Gow",
+                   load_latency_percentile(&run->game_latency[g], 50),
+                   load_latency_percentile(&run->game_latency[g], 99),
+                   load_latency_percentile(&run->game_latency[g], 100), run->game_latency[g].n);
     load_latency *first = &run->first_latency;
     printf("  %-26s p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f ms\n", "act -> first seat",
            load_latency_percentile(first, 50), load_latency_percentile(first, 90),
@@ -672,6 +953,9 @@ static int report(play_run *run, int connections_at_end)
     printf("\n  %-26s ", "connections lost");
     load_counts_print(&run->lost, stdout);
     printf("\n  %-26s %llu\n", "hidden-tile leaks", (unsigned long long)run->leaks);
+    printf("  %-26s %llu events inside an open claim window; %llu passes or claims that crossed "
+           "their window's close (refused, not counted as errors)\n", "Tianjin privacy",
+           (unsigned long long)run->window_leaks, (unsigned long long)run->stale_refusals);
     printf("  %-26s seq gaps %llu, bot actions %llu, unexpected events %llu, unconfirmed acts "
            "%llu, bad frames %llu\n",
            "other checks", (unsigned long long)run->seq_gaps,
@@ -681,7 +965,7 @@ static int report(play_run *run, int connections_at_end)
                                                        : p99 < 20.0 ? "met" : "missed");
     fflush(stdout);
 
-    bool broken = run->leaks > 0 || run->seq_gaps > 0 || run->bot_actions > 0 ||
+    bool broken = run->leaks > 0 || run->window_leaks > 0 || run->seq_gaps > 0 || run->bot_actions > 0 ||
                   run->unexpected_events > 0 || run->bad_frames > 0 ||
                   load_counts_total(&run->errors) > 0 || load_counts_total(&run->lost) > 0 ||
                   count_playing(run) < run->n_tables || lat->n == 0;
@@ -701,12 +985,15 @@ static bool setup_tables(play_run *run)
         t->rng = 2463534242u ^ (uint32_t)(i * 2654435761u);
         if (t->rng == 0)
             t->rng = 1;
-        uv_timer_init(&run->loop, &t->think);
-        t->think.data = t;
-        for (int s = 0; s < PLAY_SEATS; s++) {
-            t->clients[s].table = t;
-            t->clients[s].seat = s;
-            t->clients[s].number = i * PLAY_SEATS + s;
+        t->tianjin = strcmp(run->o->game, "tianjin") == 0 || (strcmp(run->o->game, "mix") == 0 && i % 2 == 1);
+        for (int s = 0; s < PLAY_CLIENTS; s++) {
+            play_client *c = &t->clients[s];
+            c->table = t;
+            c->seat = s == PLAY_WATCHER ? -1 : s;
+            c->number = s == PLAY_WATCHER ? run->n_tables * PLAY_SEATS + i : i * PLAY_SEATS + s;
+            load_mj_seat_init(&c->mj, c->seat);
+            uv_timer_init(&run->loop, &c->think);
+            c->think.data = c;
         }
     }
     return true;
@@ -720,6 +1007,7 @@ int load_play(const load_options *o, load_target *target)
     run->o = o;
     run->target = target;
     run->n_tables = o->tables;
+    run->n_watchers = o->watchers < o->tables ? o->watchers : o->tables;
     uv_loop_init(&run->loop);
     bool net_ready = load_net_init(&run->net, &run->loop, target->host, target->port);
     if (net_ready)
@@ -743,9 +1031,12 @@ int load_play(const load_options *o, load_target *target)
     int status = report(run, run->held_at_end);
 
     for (int i = 0; i < run->n_tables; i++)
-        free(run->tables[i].act_text);
+        for (int s = 0; s < PLAY_CLIENTS; s++)
+            free(run->tables[i].clients[s].act_text);
     free(run->tables);
     load_latency_free(&run->latency);
+    load_latency_free(&run->game_latency[0]);
+    load_latency_free(&run->game_latency[1]);
     load_latency_free(&run->first_latency);
     load_latency_free(&run->own_lag);
     load_net_free(&run->net);
