@@ -476,6 +476,11 @@ START_TEST(test_a_name_of_22_chinese_characters_is_welcomed_and_one_over_24_is_a
     ck_assert_int_eq(json_integer_value(json_object_get(limits, "name_chars")), 24);
     ck_assert_int_eq(json_integer_value(json_object_get(limits, "turn_seconds_min")), 5);
     ck_assert_int_eq(json_integer_value(json_object_get(limits, "turn_seconds_max")), 300);
+    /* and the games it seats players at, in the registry's order */
+    json_t *games = json_object_get(welcome, "games");
+    ck_assert_msg(json_is_array(games) && json_array_size(games) == 2, "want the two games announced");
+    ck_assert_str_eq(json_string_value(json_array_get(games, 0)), "tiengow");
+    ck_assert_str_eq(json_string_value(json_array_get(games, 1)), "tianjin");
     json_decref(welcome);
     tc_close(&a);
 

@@ -356,7 +356,8 @@ function render() {
   const main = document.getElementById('main');
   const named = Boolean(state.name) && !state.editingName;
   const page = named ? state.route.page : 'lobby';
-  const key = `${page}|${state.route.code || ''}|${lang()}|${named}|${app.account() || ''}`;
+  /* the offered games too: a lobby drawn before the welcome announced them is drawn again */
+  const key = `${page}|${state.route.code || ''}|${lang()}|${named}|${app.account() || ''}|${games().map((g) => g.name)}`;
   if (key !== mountedKey) {
     mountedKey = key;
     if (page === 'table') mountTable(main, app, state.route.code);
