@@ -35,7 +35,6 @@ const state = {
   firstWelcome: true,
 };
 const tables = new Map();
-const houseGame = onlyGame(); /* a house of one game is named after it */
 let mountedKey = null;
 let toastTimer = null;
 let onlineWaiters = [];
@@ -337,6 +336,7 @@ function renderHeader() {
   switcher.setAttribute('aria-label', t('lang.label'));
   document.getElementById('brand-title').textContent = t('app.title');
   document.querySelector('.skip-link').textContent = t('app.skip');
+  const houseGame = onlyGame(); /* a house of one game is named after it (the welcome says which games) */
   document.getElementById('brand-subtitle').textContent = t(houseGame ? houseGame.taglineKey : 'app.subtitle');
   const banner = document.getElementById('conn-banner');
   const status = state.status;
@@ -368,6 +368,7 @@ function render() {
     document.title = `${state.route.code} · ${t('app.title')}`;
   } else {
     updateLobby(main, app);
+    const houseGame = onlyGame();
     document.title = houseGame ? `${t('app.title')} · ${t(houseGame.titleKey)}` : t('app.title');
   }
 }
