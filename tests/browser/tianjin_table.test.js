@@ -10,7 +10,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { handOvers, launchBrowser, signed, startServer } from './harness.js';
+import { createTable, enterName, handOvers, launchBrowser, openPage, recordFrames, signed, startServer } from './harness.js';
 import { playTianjinHand, soloTianjin, tianjinState, untilClaimWindow } from './tianjin_play.js';
 
 /* The buttons a decision should show for a `legal`: its action kinds but the discard, sorted. */
@@ -29,6 +29,41 @@ describe('Tianjin Mahjong in the browser', () => {
   after(async () => {
     await browser?.close();
     await server?.stop();
+  });
+
+  it('opens Tianjin tables from the lobby with every option, 刮大风 included, and lists the public one with them', async () => {
+    const page = await openPage(browser, server.url);
+    const frames = recordFrames(page);
+    await enterName(page, 'Ka Yan');
+    assert.deepEqual(await page.$$eval('#create-game option', (els) => els.map((el) => el.value)), ['tiengow', 'tianjin'],
+      'the lobby offers the games the welcome announced');
+    const chosen = { gua_da_feng: true, wild_discard_penalty: true, gold_kong_fan: 4, chan: true, must_sit: true, max_pulls: 2,
+      no_replacement: 'skip_indicator', base: 5, claim_seconds: 12 };
+    const code = await createTable(page, { game: 'tianjin', isPublic: true, options: chosen });
+    const created = frames.sent.find((m) => m.type === 'create_table');
+    assert.deepEqual(created.options, chosen, 'create_table sends every option as chosen');
+    const snapshot = frames.received.find((m) => m.type === 'snapshot' && m.table === code);
+    assert.equal(snapshot.info.game, 'tianjin');
+    assert.deepEqual(snapshot.info.options, chosen, 'the server keeps them');
+    assert.match(await page.textContent('#table-rules'), /刮大风 · wild discard pays · 金杠 4 · 铲 · 死坐庄 · 拉庄 ×2 · kong past the indicator · base 5 · claims 12 s/);
+
+    const other = await openPage(browser, server.url);
+    await enterName(other, 'Siu Ming');
+    const row = other.locator(`#public-tables li[data-code="${code}"]`);
+    await row.waitFor();
+    const text = await row.textContent();
+    assert.match(text, /Tianjin Mahjong 天津麻将/);
+    assert.match(text, /刮大风 · wild discard pays · 金杠 4/, 'the list shows its options');
+    /* the standard preset by its defaults, from the same form */
+    await page.click('#leave-table');
+    await page.waitForSelector('#create-form');
+    const plain = await createTable(page, { game: 'tianjin', options: { gua_da_feng: false } });
+    const standard = frames.received.filter((m) => m.type === 'snapshot' && m.table === plain).pop();
+    assert.deepEqual(standard.info.options, { gua_da_feng: false, wild_discard_penalty: false, gold_kong_fan: 8, chan: false,
+      must_sit: false, max_pulls: 1, no_replacement: 'draw', base: 1, claim_seconds: 5 });
+    assert.deepEqual([...page.errors, ...other.errors], []);
+    await page.context().close();
+    await other.context().close();
   });
 
   it('plays a whole hand with three bots to a settlement that matches the server\'s', async () => {
