@@ -17,7 +17,7 @@ import { tileBackSvg, tileSvg } from '../../web-client/js/games/tianjin/tile_art
 import { actionMessage, legalMoves, moveOf, splitHand, toActOf } from '../../web-client/js/games/tianjin/view.js';
 import { RULE_OPTIONS, controlValues, defaultOptions, optionsFromControls, optionsSummary }
   from '../../web-client/js/games/tianjin/options.js';
-import { bankerFactors, combineFans, explainSettlement, fanKey, fanTerms } from '../../web-client/js/games/tianjin/settlement.js';
+import { bankerFactors, combineFans, explainSettlement, fanKey, fanTerms, whyKey } from '../../web-client/js/games/tianjin/settlement.js';
 import strings from '../../web-client/js/games/tianjin/strings.js';
 import { findGame } from '../../web-client/js/games/registry.js';
 import { setLang } from '../../web-client/js/i18n.js';
@@ -248,6 +248,29 @@ describe('Tianjin fans and payments', () => {
     assert.deepEqual(ex.payments.map((p) => p.win), [true, true, true, false, false, false, false, false, false],
       'the three win payments are fan × the banker\'s factors; the kongs are not');
     assert.equal(ex.nextBanker, 1);
+  });
+
+  it('reads hand_over\'s result as the server sends it: the win\'s fans, each payment\'s reason and factor', () => {
+    const result = { banker: 1, count: 1, sat: true, pulls: [1, 0, 0, 0], winner: 1,
+      win: { seat: 1, fan: 2, names: ['素'], fans: [{ name: 'su', zh: '素', value: 2 }], win_tile: '4m',
+        reading: [['4m', '5m', '6m'], ['S', 'S']], melds: [] },
+      kongs: [{ seat: 2, kind: 'kong' }],
+      payments: [{ from: 0, to: 1, units: 8, why: 'self-drawn win (自摸)', factor: 4 }, { from: 2, to: 1, units: 4, why: 'self-drawn win (自摸)', factor: 2 },
+        { from: 0, to: 2, units: 1, why: 'exposed kong (明杠)', factor: 1 }, { from: 1, to: 2, units: 2, why: 'exposed kong (明杠)', factor: 2 }],
+      net: [-9, 10, -1, 0], next_banker: 1, next_count: 2, next_must_sit: true };
+    const ex = explainSettlement(result, { options: { base: 1 } });
+    assert.deepEqual(ex.terms, [{ key: 'su', value: 2 }]);
+    assert.equal(ex.fan, 2);
+    assert.deepEqual(ex.payments.map((p) => [p.why, p.factor, p.fan, p.win]),
+      [['settle', 4, 2, true], ['settle', 2, 2, true], ['kong', 1, 1, false], ['kong', 2, 1, false]]);
+    assert.deepEqual([ex.payments[0].sat, ex.payments[0].pull], [2, 2], '× 2 坐庄 × 2 拉庄 make the factor 4');
+    assert.deepEqual(ex.reading, [['4m', '5m', '6m'], ['S', 'S']]);
+    assert.equal(ex.winTile, '4m');
+    assert.equal(whyKey('铲: the banker\'s first discard followed by all three'), 'chan');
+    assert.equal(whyKey('something new'), null);
+    const drawn = explainSettlement({ winner: null, win: null, payments: [{ from: 0, to: 3, units: 2, why: 'concealed kong (暗杠)', factor: 1 }],
+      net: [-2, 0, 0, 2] }, { options: {} });
+    assert.deepEqual(drawn.payments.map((p) => [p.why, p.fan]), [['concealed_kong', 2]], 'a drawn hand still shows its kong payments');
   });
 
   it('flags a total that disagrees with the server\'s fan instead of showing its own', () => {

@@ -45,7 +45,8 @@ function fanList(ex) {
   const items = ex.terms.map((term) => h('li', { dataset: { fan: term.key } },
     h('span', { class: 'mj-fan-name' }, t('tj.fan.' + term.key)), ' — ', t('tj.settle.fan', { n: term.value })));
   const total = h('p', { class: `mj-fan-total${ex.fanMatches ? '' : ' mismatch'}`, dataset: { fan: String(ex.fan) } },
-    t('tj.settle.total', { formula: ex.factors.join(' × ') || '0', fan: ex.fanMatches ? ex.fan : ex.computed }),
+    ex.factors.length > 1 ? t('tj.settle.total', { formula: ex.factors.join(' × '), fan: ex.fanMatches ? ex.fan : ex.computed })
+      : t('tj.settle.totalOne', { fan: ex.fanMatches ? ex.fan : ex.computed }),
     ex.fanMatches ? null : ` ⚠ ${t('tj.settle.mismatch', { fan: ex.fan })}`);
   return [h('h3', {}, t('tj.settle.fans')), h('ul', { class: 'mj-fans' }, items), total,
     ex.terms.some((term) => term.key === 'zhuo_wu') && ex.terms.some((term) => term.key === 'long')
