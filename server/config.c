@@ -66,6 +66,8 @@ static const flag_spec flags[] = {
      "seconds a disconnected player's seat is held"},
     {"bot-delay-ms", 0, FLAG_INT, offsetof(config, bot_delay_ms), 0, 60000, "MS",
      "pause before a bot acts, so people can follow the play"},
+    {"deal-seed", 0, FLAG_INT, offsetof(config, deal_seed), 0, 2147483647, "N",
+     "for tests only; never on a public server: every new table deals from seed N (0 = random)"},
     {"next-hand-seconds", 0, FLAG_INT, offsetof(config, next_hand_seconds), 0, 600, "N",
      "pause between hands unless every seated player is ready"},
     {"empty-table-seconds", 0, FLAG_INT, offsetof(config, empty_table_seconds), 1, 86400, "N",
@@ -110,6 +112,7 @@ void config_set_defaults(config *cfg)
     cfg->reconnect_seconds = 120;
     cfg->ping_seconds = 30;
     cfg->bot_delay_ms = 700;
+    cfg->deal_seed = 0;
     cfg->next_hand_seconds = 10;
     cfg->empty_table_seconds = 60;
     cfg->max_tables = 10000;

@@ -40,6 +40,7 @@ typedef struct config {
     int reconnect_seconds;    /* --reconnect-seconds: how long a dropped seat is kept */
     int ping_seconds;         /* --ping-seconds: idle WebSocket gets a ping after this */
     int bot_delay_ms;         /* --bot-delay-ms: a bot's pause before acting */
+    int deal_seed;            /* --deal-seed: tests only; every new table's deals from this seed, 0 random */
     int next_hand_seconds;    /* --next-hand-seconds: pause between hands */
     int empty_table_seconds;  /* --empty-table-seconds: an unattended table closes after this */
     int max_tables;           /* --max-tables: open tables at most */

@@ -246,6 +246,7 @@ static int serve(const config *cfg)
     lobby_cfg.turn_seconds = cfg->turn_seconds;
     lobby_cfg.reconnect_seconds = cfg->reconnect_seconds;
     lobby_cfg.bot_delay_ms = cfg->bot_delay_ms;
+    lobby_cfg.deal_seed = (uint64_t)cfg->deal_seed;
     lobby_cfg.next_hand_ms = cfg->next_hand_seconds * 1000;
     lobby_cfg.empty_close_ms = cfg->empty_table_seconds * 1000;
     lobby_cfg.max_tables = cfg->max_tables;

@@ -366,8 +366,9 @@ static void create_table(request *q)
     }
     char code[PROTO_CODE_LEN + 1];
     new_code(l, code);
-    uint64_t seed;
-    randombytes_buf(&seed, sizeof seed);
+    uint64_t seed = l->config.deal_seed; /* --deal-seed: the same deals at every table, for tests */
+    if (seed == 0)
+        randombytes_buf(&seed, sizeof seed);
     int turn = m->turn_seconds > 0 ? m->turn_seconds : l->config.turn_seconds;
     room *r = room_create(&l->env, game, options, m->is_public, turn, code, seed);
     json_decref(options);

@@ -31,6 +31,7 @@ typedef struct lobby_config {
     double rate_per_second; /* messages a connection may send on average */
     double rate_burst;      /* and in a burst */
     int new_guests_per_minute; /* new guests one client address may start (as many at once); 0: no limit */
+    uint64_t deal_seed;     /* tests only: every new table deals from this seed; 0: a random one each */
 } lobby_config;
 
 /* Defaults: 30 s turns, 120 s reconnection, 700 ms bots, 10 s between hands, 60 s empty close,

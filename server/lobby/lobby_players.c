@@ -27,6 +27,7 @@
 
 #include <sodium.h>
 
+#include "game.h"
 #include "lobby_internal.h"
 #include "log.h"
 
@@ -166,6 +167,15 @@ static void attach(lobby *l, client *c, player *p)
     snprintf(c->token, sizeof c->token, "%s", p->token);
 }
 
+/* The names of the games the house seats players at, in the registry's order (the lobby offers them). */
+static json_t *games_json(void)
+{
+    json_t *names = json_array();
+    for (size_t i = 0; i < game_count(); i++)
+        json_array_append_new(names, json_string(game_at(i)->name));
+    return names;
+}
+
 static void send_welcome(client *c, const player *p, const json_t *id, bool resumed)
 {
     char ref[24];
@@ -175,6 +185,7 @@ static void send_welcome(client *c, const player *p, const json_t *id, bool resu
                                 p->account[0] ? json_string(p->account) : json_null(), "token", p->token, "resumed",
                                 resumed);
     json_object_set_new(welcome, "limits", proto_limits_json());
+    json_object_set_new(welcome, "games", games_json());
     if (id != NULL)
         json_object_set(welcome, "id", (json_t *)id);
     lobby_send_json(c, welcome);

@@ -71,7 +71,7 @@ describe('the lobby', () => {
     const host = await openPage(browser, server.url);
     await enterName(host, 'Ah Ma');
     assert.deepEqual(await host.$$eval('#create-game option', (os) => os.map((o) => [o.value, o.textContent])),
-      [['tiengow', 'Tien Gow 天九']], 'the game picker lists the games of the registry');
+      [['tiengow', 'Tien Gow 天九'], ['tianjin', 'Tianjin Mahjong 天津麻将']], 'the game picker lists the games the welcome announced');
     await host.click('details.rules summary');
     for (const id of ['#opt-wen_zun-help', '#opt-rotation-help', '#opt-qin_multiplier-help', '#opt-qin_pays_all-help',
       '#opt-quartet_bonus-help']) {

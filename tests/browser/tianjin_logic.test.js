@@ -17,7 +17,7 @@ import { tileBackSvg, tileSvg } from '../../web-client/js/games/tianjin/tile_art
 import { actionMessage, legalMoves, moveOf, splitHand, toActOf } from '../../web-client/js/games/tianjin/view.js';
 import { RULE_OPTIONS, controlValues, defaultOptions, optionsFromControls, optionsSummary }
   from '../../web-client/js/games/tianjin/options.js';
-import { bankerFactors, combineFans, explainSettlement, fanKey, fanTerms } from '../../web-client/js/games/tianjin/settlement.js';
+import { bankerFactors, combineFans, explainSettlement, fanKey, fanTerms, whyKey } from '../../web-client/js/games/tianjin/settlement.js';
 import strings from '../../web-client/js/games/tianjin/strings.js';
 import { findGame } from '../../web-client/js/games/registry.js';
 import { setLang } from '../../web-client/js/i18n.js';
@@ -106,50 +106,79 @@ describe('the Tianjin view and acts', () => {
     assert.deepEqual(splitHand({ hand: null }), { hand: null, drawn: null });
   });
 
-  it('offers one button per action and tile of `legal`, and nothing without it', () => {
-    const moves = legalMoves({ discard: true, win: true, concealed_kong: ['7p', 'E'], added_kong: ['3s'] }, ['7p', 'E'], '3s');
+  it('reads a turn\'s `legal` as the server sends it: the discards, one button per win and kong', () => {
+    const legal = { kind: 'turn', actions: [{ discard: '7p' }, { discard: 'E' }, { discard: '3s' }, { concealed_kong: 'E' },
+      { win: true }, { concealed_kong: '7p' }, { added_kong: '3s' }], win_refused: null };
+    const moves = legalMoves(legal);
+    assert.equal(moves.kind, 'turn');
     assert.deepEqual([...moves.discard], ['7p', 'E', '3s']);
-    assert.deepEqual(moves.buttons, [{ kind: 'win', tile: null }, { kind: 'concealed_kong', tile: '7p' },
-      { kind: 'concealed_kong', tile: 'E' }, { kind: 'added_kong', tile: '3s' }]);
-    const claim = legalMoves({ pung: '5p', kong: '5p', pass: true }, [], null);
-    assert.equal(claim.discard, null, 'no discard while claiming');
-    assert.deepEqual(claim.buttons.map((b) => b.kind), ['kong', 'pung', 'pass']);
-    assert.deepEqual(legalMoves(null, [], null), { discard: null, buttons: [], sit: false, pull: 0 });
-    assert.equal(legalMoves({ pull: 2 }, [], null).pull, 2);
+    assert.deepEqual(moves.buttons.map((b) => [b.kind, b.tile]), [['win', null], ['concealed_kong', 'E'],
+      ['concealed_kong', '7p'], ['added_kong', '3s']], 'win first, then the kongs in the order listed');
+    assert.equal(moves.winRefused, null);
+    assert.deepEqual(legalMoves(null), { kind: null, discard: null, buttons: [], sit: false, pull: -1, winRefused: null });
   });
 
-  it('writes each act under the engine\'s action name and reads moves back from events', () => {
+  it('offers the claim buttons only as listed, naming the discard the window is about', () => {
+    const claimer = legalMoves({ kind: 'claim', actions: [{ pass: true }, { pung: true }, { kong: true }] }, '5p');
+    assert.equal(claimer.discard, null, 'no discard while claiming');
+    assert.deepEqual(claimer.buttons.map((b) => [b.kind, b.tile]), [['kong', '5p'], ['pung', '5p'], ['pass', null]]);
+    const other = legalMoves({ kind: 'claim', actions: [{ pass: true }] }, '5p');
+    assert.deepEqual(other.buttons.map((b) => b.kind), ['pass'], 'a seat that cannot claim sees only the pass');
+  });
+
+  it('reads the decisions before the hand: sit, and how often a seat may pull', () => {
+    assert.equal(legalMoves({ kind: 'pre_hand', actions: [{ sit: true }, { sit: false }] }).sit, true);
+    assert.equal(legalMoves({ kind: 'pre_hand', actions: [{ pull: 0 }, { pull: 1 }, { pull: 2 }] }).pull, 2);
+    assert.equal(legalMoves({ kind: 'pre_hand', actions: [{ pull: 0 }, { pull: 1 }] }).pull, 1);
+  });
+
+  it('tells why the tiles may not win only when they would (under the minimum, a wild discarded)', () => {
+    const turn = (code) => legalMoves({ kind: 'turn', actions: [{ discard: '5m' }], win_refused: { code, message: 'x' } });
+    assert.equal(turn('under_minimum').winRefused.code, 'under_minimum');
+    assert.equal(turn('wild_discarded').winRefused.code, 'wild_discarded');
+    assert.equal(turn('no_win').winRefused, null, 'tiles that are no win are not worth a word');
+  });
+
+  it('writes each act as PROTOCOL.md lists it and reads moves back from events', () => {
     assert.deepEqual(actionMessage('discard', '5m'), { discard: '5m' });
+    assert.deepEqual(actionMessage('concealed_kong', '9s'), { concealed_kong: '9s' });
+    assert.deepEqual(actionMessage('added_kong', '9s'), { added_kong: '9s' });
+    assert.deepEqual(actionMessage('pung', '5p'), { pung: true }, 'a claim is true, never the tile');
+    assert.deepEqual(actionMessage('kong', '5p'), { kong: true });
+    assert.deepEqual(actionMessage('pass', null), { pass: true });
     assert.deepEqual(actionMessage('win', null), { win: true });
     assert.deepEqual(actionMessage('sit', false), { sit: false });
     assert.deepEqual(actionMessage('pull', 2), { pull: 2 });
     assert.deepEqual(moveOf({ kind: 'action', seat: 1, concealed_kong: '9s' }), { kind: 'concealed_kong', tile: '9s', value: '9s' });
-    assert.deepEqual(moveOf({ kind: 'pung', tile: '5p' }), { kind: 'pung', tile: '5p' });
+    assert.deepEqual(moveOf({ seat: 0, discard: '7p' }), { kind: 'discard', tile: '7p', value: '7p' });
+    assert.deepEqual(moveOf({ no_claim: '7p' }), { kind: 'no_claim', tile: '7p', value: '7p' });
+    assert.deepEqual(moveOf({ pulls: [0, 0, 1, 0] }), { kind: 'pulls', tile: null, value: [0, 0, 1, 0] });
     assert.equal(moveOf({ kind: 'action' }), null);
   });
 
   it('finds who acts in a replayed view and what they decide', () => {
-    assert.deepEqual(toActOf({ to_act: 2, phase: 'claim' }), { seat: 2, kind: 'claim' });
-    assert.deepEqual(toActOf({ to_act: 1, phase: 'turn' }), { seat: 1, kind: 'turn' });
-    assert.equal(toActOf({ to_act: 1, phase: 'over' }), null);
-    assert.deepEqual(findGame('tianjin').decidingInView({ to_act: 3, phase: 'pre_hand' }), [{ seat: 3, kind: 'pre_hand' }]);
+    assert.deepEqual(toActOf({ phase: 'claim', turn: 2 }), [0, 1, 3].map((seat) => ({ seat, kind: 'claim' })));
+    assert.deepEqual(toActOf({ phase: 'turn', turn: 1 }), [{ seat: 1, kind: 'turn' }]);
+    assert.deepEqual(toActOf({ phase: 'over', turn: null, over: true }), []);
+    assert.deepEqual(toActOf({ phase: 'pull', banker: 3 }), [0, 1, 2].map((seat) => ({ seat, kind: 'pre_hand' })));
+    assert.deepEqual(findGame('tianjin').decidingInView({ phase: 'sit', banker: 3 }), [{ seat: 3, kind: 'pre_hand' }]);
   });
 });
 
 describe('the Tianjin option editor', () => {
   it('has a control for every option of §7\'s table, at §7\'s defaults', () => {
     assert.deepEqual(RULE_OPTIONS.map((o) => o.key),
-      ['gua_da_feng', 'wild_discard_penalty', 'gold_kong_fan', 'chan', 'must_sit', 'max_pulls', 'no_replacement', 'base']);
+      ['gua_da_feng', 'wild_discard_penalty', 'gold_kong_fan', 'chan', 'must_sit', 'max_pulls', 'no_replacement', 'base', 'claim_seconds']);
     assert.deepEqual(defaultOptions(), { gua_da_feng: false, wild_discard_penalty: false, gold_kong_fan: 8, chan: false,
-      must_sit: false, max_pulls: 1, no_replacement: 'draw', base: 1 });
+      must_sit: false, max_pulls: 1, no_replacement: 'draw', base: 1, claim_seconds: 5 });
   });
 
   it('reads back every value a control offers, typed as create_table sends it', () => {
     const all = [
       defaultOptions(),
       { gua_da_feng: true, wild_discard_penalty: true, gold_kong_fan: 4, chan: true, must_sit: true, max_pulls: 2,
-        no_replacement: 'skip_indicator', base: 1000000 },
-      { ...defaultOptions(), gold_kong_fan: 0, base: 25 },
+        no_replacement: 'skip_indicator', base: 1000000, claim_seconds: 30 },
+      { ...defaultOptions(), gold_kong_fan: 0, base: 25, claim_seconds: 2 },
     ];
     for (const options of all) assert.deepEqual(optionsFromControls(controlValues(options)), options);
     assert.deepEqual(optionsFromControls(controlValues({ max_pulls: 2 })), { ...defaultOptions(), max_pulls: 2 }, 'missing keys at defaults');
@@ -162,6 +191,8 @@ describe('the Tianjin option editor', () => {
     assert.equal(read.base, 1);
     assert.equal(optionsFromControls({ ...controlValues({}), base: '2000000.7' }).base, 1000000);
     assert.equal(optionsFromControls({ ...controlValues({}), base: 'x' }).base, 1);
+    assert.equal(optionsFromControls({ ...controlValues({}), claim_seconds: '1' }).claim_seconds, 2, 'the server takes 2..30');
+    assert.equal(optionsFromControls({ ...controlValues({}), claim_seconds: '99' }).claim_seconds, 30);
   });
 
   it('summarises what differs from the standard rules in each language', () => {
@@ -217,6 +248,29 @@ describe('Tianjin fans and payments', () => {
     assert.deepEqual(ex.payments.map((p) => p.win), [true, true, true, false, false, false, false, false, false],
       'the three win payments are fan × the banker\'s factors; the kongs are not');
     assert.equal(ex.nextBanker, 1);
+  });
+
+  it('reads hand_over\'s result as the server sends it: the win\'s fans, each payment\'s reason and factor', () => {
+    const result = { banker: 1, count: 1, sat: true, pulls: [1, 0, 0, 0], winner: 1,
+      win: { seat: 1, fan: 2, names: ['素'], fans: [{ name: 'su', zh: '素', value: 2 }], win_tile: '4m',
+        reading: [['4m', '5m', '6m'], ['S', 'S']], melds: [] },
+      kongs: [{ seat: 2, kind: 'kong' }],
+      payments: [{ from: 0, to: 1, units: 8, why: 'self-drawn win (自摸)', factor: 4 }, { from: 2, to: 1, units: 4, why: 'self-drawn win (自摸)', factor: 2 },
+        { from: 0, to: 2, units: 1, why: 'exposed kong (明杠)', factor: 1 }, { from: 1, to: 2, units: 2, why: 'exposed kong (明杠)', factor: 2 }],
+      net: [-9, 10, -1, 0], next_banker: 1, next_count: 2, next_must_sit: true };
+    const ex = explainSettlement(result, { options: { base: 1 } });
+    assert.deepEqual(ex.terms, [{ key: 'su', value: 2 }]);
+    assert.equal(ex.fan, 2);
+    assert.deepEqual(ex.payments.map((p) => [p.why, p.factor, p.fan, p.win]),
+      [['settle', 4, 2, true], ['settle', 2, 2, true], ['kong', 1, 1, false], ['kong', 2, 1, false]]);
+    assert.deepEqual([ex.payments[0].sat, ex.payments[0].pull], [2, 2], '× 2 坐庄 × 2 拉庄 make the factor 4');
+    assert.deepEqual(ex.reading, [['4m', '5m', '6m'], ['S', 'S']]);
+    assert.equal(ex.winTile, '4m');
+    assert.equal(whyKey('铲: the banker\'s first discard followed by all three'), 'chan');
+    assert.equal(whyKey('something new'), null);
+    const drawn = explainSettlement({ winner: null, win: null, payments: [{ from: 0, to: 3, units: 2, why: 'concealed kong (暗杠)', factor: 1 }],
+      net: [-2, 0, 0, 2] }, { options: {} });
+    assert.deepEqual(drawn.payments.map((p) => [p.why, p.fan]), [['concealed_kong', 2]], 'a drawn hand still shows its kong payments');
   });
 
   it('flags a total that disagrees with the server\'s fan instead of showing its own', () => {

@@ -3,8 +3,8 @@
  * server gives the web client and pages/tianjin_board.js, a page with all 34 tiles, the wild and
  * indicator marks, a sample table (seats, indicator, wilds, melds, rivers, the player's hand
  * with a drawn wild) and a settlement. It checks the tiles are distinct and named in the
- * page's language, the hand is sorted with the drawn tile apart, a tile is discarded by the
- * act the module sends, the option editor reads back what it shows, and nothing is wider than
+ * page's language, the hand is sorted with the drawn tile apart, a tile is discarded by a click
+ * or by Enter on it with the act the module sends, the option editor reads back what it shows, and nothing is wider than
  * a 375 px phone; it saves desktop and phone screenshots to test-output/tianjin-*.png.
  */
 import { after, before, describe, it } from 'node:test';
@@ -121,16 +121,13 @@ describe('Tianjin tiles and table in Chromium', () => {
     assert.match(await page.getAttribute('#mj-hand .mj-drawn .mj-tile', 'aria-label'), /^Characters 4 四萬, wild 混儿$/);
     assert.deepEqual(await page.$$eval('.mj-actions button[data-act]', (els) => els.map((el) => el.textContent)),
       ['Win 自摸', 'Concealed kong 暗杠 Dots 7 七筒']);
-    assert.ok(await page.isDisabled('#mj-discard'), 'nothing chosen yet');
     assert.equal(await page.$$eval('.mj-area', (els) => els.length), 4);
     assert.equal(await page.textContent('#mj-wall'), '61 tiles left in the wall');
     await page.screenshot({ path: path.join(OUTPUT, 'tianjin-desktop-en.png'), fullPage: true });
 
     await page.click('#mj-hand > .mj-row .mj-tile[data-tile="9m"]');
-    assert.match(await page.textContent('#mj-discard'), /Discard Characters 9 九萬/);
-    await page.click('#mj-discard');
-    await page.click('#mj-hand .mj-drawn .mj-tile');
-    await page.click('#mj-hand .mj-drawn .mj-tile');
+    await page.focus('#mj-hand .mj-drawn .mj-tile');
+    await page.keyboard.press('Enter');
     await page.click('.mj-actions button[data-act="concealed_kong"]');
     assert.deepEqual(await page.evaluate(() => window.tj.sent), [{ discard: '9m' }, { discard: '4m' }, { concealed_kong: '7p' }]);
     await page.context().close();
@@ -141,7 +138,10 @@ describe('Tianjin tiles and table in Chromium', () => {
     assert.deepEqual(await page.$$eval('.mj-fans li', (els) => els.map((el) => el.dataset.fan)), ['su', 'zhuo_wu', 'gang_kai', 'long']);
     assert.equal(await page.textContent('.mj-fan-total'), 'Total: 2 × (3 + 4) × 2 = 28 fan');
     const first = await page.textContent('.mj-payment');
-    assert.match(first, /South · Bot South pays East · Ah Ma 112 = 28 fan × base 1 × 2 坐庄 × 2 拉庄/);
+    assert.match(first, /South · Bot South pays East · Ah Ma 112 = 28 fan × base 1 × 2 坐庄 × 2 拉庄 — self-drawn win \(自摸\)/);
+    assert.match(await page.textContent('.mj-payment:nth-child(4)'), /South · Bot South pays East · Ah Ma 4 = 1 fan × base 1 × 2 坐庄 × 2 拉庄 — exposed kong \(明杠\)/);
+    assert.equal(await page.getAttribute('#mj-reading .mj-win-tile', 'data-tile'), '5m', 'the winning tile is marked');
+    assert.equal(await page.$$eval('#mj-reading .mj-meld-exposed', (els) => els.length), 1, 'the exposed kong is set apart');
     assert.match(await page.textContent('#settlement .settle-next'), /East · Ah Ma banks next and must sit/);
     await page.context().close();
   });
@@ -150,9 +150,9 @@ describe('Tianjin tiles and table in Chromium', () => {
     const page = await open('zh-Hant', 1100);
     const defaults = await page.evaluate(() => window.tj.readOptions());
     assert.deepEqual(defaults, { gua_da_feng: false, wild_discard_penalty: false, gold_kong_fan: 8, chan: false, must_sit: false,
-      max_pulls: 1, no_replacement: 'draw', base: 1 });
+      max_pulls: 1, no_replacement: 'draw', base: 1, claim_seconds: 5 });
     const chosen = { gua_da_feng: true, wild_discard_penalty: true, gold_kong_fan: 0, chan: true, must_sit: true, max_pulls: 2,
-      no_replacement: 'skip_indicator', base: 50 };
+      no_replacement: 'skip_indicator', base: 50, claim_seconds: 12 };
     assert.deepEqual(await page.evaluate((o) => { window.tj.redrawOptions(o); return window.tj.readOptions(); }, chosen), chosen);
     await page.evaluate(() => window.tj.redrawOptions({}));
     await page.check('#opt-gua_da_feng-true');

@@ -28,6 +28,14 @@ static void start_server(const char *bot_delay_ms)
     ck_assert_msg(server_process_start(&server, binary, args, 10000), "the server did not start");
 }
 
+/* With --deal-seed N (a test-only flag): every new table deals from the same seed. */
+static void start_server_seeded(const char *seed)
+{
+    const char *args[] = {"--bot-delay-ms", "60000", "--next-hand-seconds", "0", "--deal-seed", seed,
+                          "--web-root", web_root, NULL};
+    ck_assert_msg(server_process_start(&server, binary, args, 10000), "the server did not start");
+}
+
 static void stop_server(void)
 {
     int status = 0;
@@ -476,6 +484,11 @@ START_TEST(test_a_name_of_22_chinese_characters_is_welcomed_and_one_over_24_is_a
     ck_assert_int_eq(json_integer_value(json_object_get(limits, "name_chars")), 24);
     ck_assert_int_eq(json_integer_value(json_object_get(limits, "turn_seconds_min")), 5);
     ck_assert_int_eq(json_integer_value(json_object_get(limits, "turn_seconds_max")), 300);
+    /* and the games it seats players at, in the registry's order */
+    json_t *games = json_object_get(welcome, "games");
+    ck_assert_msg(json_is_array(games) && json_array_size(games) == 2, "want the two games announced");
+    ck_assert_str_eq(json_string_value(json_array_get(games, 0)), "tiengow");
+    ck_assert_str_eq(json_string_value(json_array_get(games, 1)), "tianjin");
     json_decref(welcome);
     tc_close(&a);
 
@@ -492,6 +505,50 @@ START_TEST(test_a_name_of_22_chinese_characters_is_welcomed_and_one_over_24_is_a
     free(text);
     json_decref(refusal);
     tc_close(&b);
+    stop_server();
+}
+END_TEST
+
+/* The tiles seat 0 is dealt at a new Tien Gow table with three bots (the caller frees the text). */
+static char *first_deal(table_client *c)
+{
+    json_decref(c->last_view); /* the last table's */
+    c->last_view = NULL;
+    create_table(c, false, 30);
+    add_bots(c, 1);
+    command_ok(c, json_pack("{s:s}", "type", "start"));
+    for (int i = 0; i < 100; i++) {
+        json_t *hand = c->last_view != NULL ? json_object_get(c->last_view, "hand") : NULL;
+        if (json_is_array(hand) && json_array_size(hand) > 0)
+            return json_dumps(hand, JSON_COMPACT);
+        json_decref(tc_next(c, 50));
+    }
+    ck_abort_msg("no hand was dealt");
+    return NULL;
+}
+
+START_TEST(test_deal_seed_deals_every_new_table_the_same_tiles_and_no_seed_does_not)
+{
+    start_server_seeded("42");
+    table_client a;
+    connect_as(&a, "Seeded");
+    char *first = first_deal(&a), *second = first_deal(&a);
+    ck_assert_str_eq(first, second);
+    free(first);
+    free(second);
+    tc_close(&a);
+    stop_server();
+
+    start_server("60000");
+    connect_as(&a, "Random");
+    first = first_deal(&a);
+    second = first_deal(&a);
+    char *third = first_deal(&a);
+    ck_assert_msg(strcmp(first, second) != 0 || strcmp(first, third) != 0, "three random deals were the same");
+    free(first);
+    free(second);
+    free(third);
+    tc_close(&a);
     stop_server();
 }
 END_TEST
@@ -516,6 +573,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_sigterm_mid_hand_tells_clients_and_exits_cleanly);
     tcase_add_test(tc, test_messages_sent_right_after_hello_are_answered_after_the_welcome);
     tcase_add_test(tc, test_a_name_of_22_chinese_characters_is_welcomed_and_one_over_24_is_a_bad_request);
+    tcase_add_test(tc, test_deal_seed_deals_every_new_table_the_same_tiles_and_no_seed_does_not);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -36,7 +36,6 @@ const state = {
   firstWelcome: true,
 };
 const tables = new Map();
-const houseGame = onlyGame(); /* a house of one game is named after it */
 let mountedKey = null;
 let toastTimer = null;
 let onlineWaiters = [];
@@ -338,6 +337,7 @@ function renderHeader() {
   switcher.setAttribute('aria-label', t('lang.label'));
   document.getElementById('brand-title').textContent = t('app.title');
   document.querySelector('.skip-link').textContent = t('app.skip');
+  const houseGame = onlyGame(); /* a house of one game is named after it (the welcome says which games) */
   document.getElementById('brand-subtitle').textContent = t(houseGame ? houseGame.taglineKey : 'app.subtitle');
   const banner = document.getElementById('conn-banner');
   const status = state.status;
@@ -357,7 +357,8 @@ function render() {
   const main = document.getElementById('main');
   const named = Boolean(state.name) && !state.editingName;
   const page = named ? state.route.page : 'lobby';
-  const key = `${page}|${state.route.code || ''}|${lang()}|${named}|${app.account() || ''}`;
+  /* the offered games too: a lobby drawn before the welcome announced them is drawn again */
+  const key = `${page}|${state.route.code || ''}|${lang()}|${named}|${app.account() || ''}|${games().map((g) => g.name)}`;
   if (key !== mountedKey) {
     mountedKey = key;
     if (page === 'table') mountTable(main, app, state.route.code);
@@ -368,6 +369,7 @@ function render() {
     document.title = turnTitle() || `${state.route.code} · ${t('app.title')}`;
   } else {
     updateLobby(main, app);
+    const houseGame = onlyGame();
     document.title = houseGame ? `${t('app.title')} · ${t(houseGame.titleKey)}` : t('app.title');
   }
 }

@@ -42,6 +42,7 @@ function controlsContext(ts, app) {
     get seat() { return ts.mySeat; },
     get seats() { return ts.seats; },
     get options() { return ts.options; },
+    get deciding() { return ts.deciding; },
     get ui() { return ts.ui.game; },
     act: (action) => app.command({ type: 'act', code: ts.code, action }),
     rerender: () => app.rerender(),

@@ -28,7 +28,7 @@
  *   seatStats(scene, seat)      the seat's figures of the game, before its score
  *   renderCenter(scene)         the middle of the board (what was just played)
  *   renderControls(ctx)         the player's own part while a hand is played, or null; ctx is
- *                               { view, seat, seats, options, ui, act(action), rerender() }: ui
+ *                               { view, seat, seats, options, deciding, ui, act(action), rerender() }: ui
  *                               is scratch kept for the hand, act sends an `act` and resolves
  *                               with the reply (null when refused: the refusal is shown)
  *   renderSettlement(entry, extra)  a finished hand explained; entry { hand, result, gameState,

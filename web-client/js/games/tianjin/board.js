@@ -72,14 +72,19 @@ export function bankerOf(scene) {
   return state && Number.isInteger(state.banker) ? state.banker : null;
 }
 
+/* The seat's badges: the banker's 庄 (× its count when it keeps the bank), 坐 ×2 once it sat, 拉 ×2
+ * or ×4 for a seat's pulls once shown (the player's own choice before that), each with its factor. */
 export function seatBadges(scene, seat) {
   const badges = [];
   const view = scene.phase === 'playing' ? scene.view : null;
   if (bankerOf(scene) === seat) {
-    badges.push(badge(t('tj.badge.banker'), 'mj-badge-banker', t('tj.table.banker')));
-    if (view && view.sat) badges.push(badge(t('tj.badge.sat'), 'mj-badge-sat', t('tj.table.sat')));
+    const count = view && Number.isInteger(view.count) && view.count > 1 ? view.count : 0;
+    badges.push(badge(count ? `${t('tj.badge.banker')} ${t('tj.badge.count', { n: count })}` : t('tj.badge.banker'),
+      'mj-badge-banker', t('tj.table.banker')));
+    if (view && view.sat) badges.push(badge(`${t('tj.badge.sat')} ×2`, 'mj-badge-sat', t('tj.table.sat')));
   }
-  const pulls = view && Array.isArray(view.pulls) ? view.pulls[seat] : 0;
+  let pulls = view && Array.isArray(view.pulls) ? view.pulls[seat] || 0 : 0;
+  if (view && !Array.isArray(view.pulls) && seat === view.seat && Number.isInteger(view.pull)) pulls = view.pull;
   if (pulls > 0) badges.push(badge(t('tj.badge.pulled', { n: 2 ** pulls }), 'mj-badge-pull', t('tj.table.pulled', { n: 2 ** pulls })));
   return badges;
 }
@@ -92,8 +97,7 @@ export function seatStats(scene, seat) {
 
 /* The seat to act in a replayed step (a replay's frames carry no decision list). */
 export function decidingInView(view) {
-  const who = toActOf(view);
-  return who ? [who] : [];
+  return toActOf(view);
 }
 
 /* --- the middle of the board --- */
@@ -107,9 +111,24 @@ function infoBar(view, wilds) {
     ? h('div', { class: 'mj-wilds' }, h('span', { class: 'mj-label' }, t('tj.table.wilds')),
       h('span', { class: 'mj-row' }, wilds.map((name) => tileElement(name, { small: true, wild: true, caption: true }))))
     : null;
-  const wall = Number.isInteger(view.wall_left)
-    ? h('div', { class: 'mj-wall', id: 'mj-wall' }, tn('tj.table.wall', view.wall_left)) : null;
-  return h('div', { class: 'mj-info' }, indicator, wildList, wall);
+  const wall = Number.isInteger(view.wall)
+    ? h('div', { class: 'mj-wall', id: 'mj-wall', dataset: { left: String(view.wall) } }, tn('tj.table.wall', view.wall)) : null;
+  const pulls = view.phase === 'pull' ? h('div', { class: 'mj-phase' }, t('tj.table.pulling')) : null;
+  const sitting = view.phase === 'sit' ? h('div', { class: 'mj-phase' }, t('tj.table.sitting')) : null;
+  return h('div', { class: 'mj-info' }, indicator, wildList, wall, sitting, pulls);
+}
+
+/* A river, its last tile marked when a claim window is open on it. */
+function riverRow(river, wilds, claimed) {
+  const wild = new Set(wilds || []);
+  return h('span', { class: 'mj-row' }, river.map((name, i) => {
+    const el = tileElement(name, { small: true, wild: wild.has(name) });
+    if (claimed && i === river.length - 1) {
+      el.classList.add('mj-claimable');
+      el.id = 'mj-window-tile';
+    }
+    return el;
+  }));
 }
 
 /* One seat's melds and river, labelled with the seat. */
@@ -117,6 +136,8 @@ function seatArea(scene, seat, wilds) {
   const view = scene.view;
   const melds = (view.melds && view.melds[seat]) || [];
   const river = (view.discards && view.discards[seat]) || [];
+  const claimed = view.discard && view.discard.seat === seat; /* its last tile is the one a window is about */
+  const wildDiscarded = Array.isArray(view.wild_discards) && view.wild_discards.includes(seat);
   const where = relativePosition(seat, scene.mySeat);
   return h('section', { class: `mj-area mj-at-${where}`, dataset: { seat: String(seat) },
     'aria-label': t('tj.table.seatArea', { name: seatName(scene.seats, seat) }) },
@@ -124,17 +145,18 @@ function seatArea(scene, seat, wilds) {
   melds.length ? h('div', { class: 'mj-melds', role: 'group', 'aria-label': t('tj.table.melds') },
     melds.map((m) => meldElement(m, wilds))) : null,
   h('div', { class: 'mj-river', role: 'group', 'aria-label': t('tj.table.discards') },
-    river.length ? tileRow(river, wilds, { small: true }) : h('span', { class: 'mj-muted' }, t('tj.table.noDiscards'))));
+    river.length ? riverRow(river, wilds, claimed) : h('span', { class: 'mj-muted' }, t('tj.table.noDiscards'))),
+  wildDiscarded ? h('div', { class: 'mj-wild-discarded' }, t('tj.table.wildDiscarded')) : null);
 }
 
 /* The indicator, wilds and wall, then every seat's melds and river around them. */
 export function renderCenter(scene) {
   const view = scene.view;
-  if (!view || (!view.indicator && !view.discards)) return null;
+  if (!view || (!view.indicator && !view.discards && view.phase !== 'sit' && view.phase !== 'pull')) return null;
   const wilds = wildsOf(view, scene.options);
   return h('div', { id: 'mj-center', class: `mj-center${isOver(view) ? ' mj-over' : ''}` },
     infoBar(view, wilds),
-    [0, 1, 2, 3].map((seat) => seatArea(scene, seat, wilds)));
+    Array.isArray(view.discards) ? [0, 1, 2, 3].map((seat) => seatArea(scene, seat, wilds)) : null);
 }
 
 /* The player's own tiles under a replayed step, drawn tile apart, or null for a spectator's replay. */

@@ -20,6 +20,8 @@ export const RULE_OPTIONS = [
   { key: 'max_pulls', kind: 'choice', def: 1, choices: [1, 2] },
   { key: 'no_replacement', kind: 'choice', def: 'draw', choices: ['draw', 'skip_indicator'] },
   { key: 'base', kind: 'int', def: 1, min: 1, max: 1000000 },
+  /* not a rule of §7 but the table's: how long every seat is asked after each discard */
+  { key: 'claim_seconds', kind: 'int', def: 5, min: 2, max: 30 },
 ];
 
 export function defaultOptions() {
@@ -65,6 +67,7 @@ export function optionsSummary(options) {
   if (o.max_pulls === 2) parts.push(t('tj.options.summary.max_pulls'));
   if (o.no_replacement === 'skip_indicator') parts.push(t('tj.options.summary.skip_indicator'));
   if (o.base !== 1) parts.push(t('tj.options.summary.base', { n: o.base }));
+  if (o.claim_seconds !== 5) parts.push(t('tj.options.summary.claim_seconds', { n: o.claim_seconds }));
   return parts.length ? parts.join(' · ') : t('tj.options.standard');
 }
 

@@ -7,9 +7,8 @@
  * The server's `fan` and `payments` are the amounts of record; a total worked out here that
  * disagrees is flagged, never shown instead.
  *
- * A result is assumed to carry what the calculator answers (§7): { winner (seat or null), fan,
- * names ([fans, as the calculator names them or by key]), reading?, payments [{from,to,units,why}],
- * net, next_banker, next_must_sit }, and may carry banker, sat, pulls.
+ * A result is hand_over's (protocol/PROTOCOL.md, "Tianjin Mahjong"): the win's fans with their
+ * values come from the server, each payment names its reason and its banker factor.
  */
 
 /* §4's fans in §7's order: key, the calculator's name, value (素 is 4 under 刮大风; 本混 multiplies). */
@@ -70,10 +69,37 @@ export function bankerFactors(a, b, bank) {
   return { sat: bank.sat ? 2 : 1, pull: 2 ** pulls };
 }
 
+/* The reason of a payment as the engine writes it (engine/mj_settle.c) → the ledger's key. */
+const WHY_KEYS = [
+  ['self-drawn win', 'settle'], ['exposed kong', 'kong'], ['concealed kong', 'concealed_kong'], ['gold kong', 'gold_kong'],
+  ['铲', 'chan'], ['discarded a wild', 'wild_discard'],
+];
+
+/* A payment's reason as a key (settle, kong, concealed_kong, gold_kong, chan, wild_discard), or null. */
+export function whyKey(why) {
+  if (typeof why !== 'string') return null;
+  if (WHY_KEYS.some(([, key]) => key === why)) return why;
+  const found = WHY_KEYS.find(([text]) => why.startsWith(text));
+  return found ? found[1] : null;
+}
+
+/* The fans of a win with their values: the server's own list ({name, zh, value}) when it sends
+ * one, else the names looked up in FANS. */
+export function winTerms(win, options) {
+  if (win && Array.isArray(win.fans)) {
+    const terms = win.fans.map((f) => ({ key: fanKey(f.name) || fanKey(f.zh), value: f.value })).filter((f) => f.key && Number.isInteger(f.value));
+    return FANS.map((f) => terms.find((term) => term.key === f.key)).filter(Boolean);
+  }
+  return fanTerms(win && win.names, options);
+}
+
 /*
  * The hand explained: the fans and their total (and whether it matches the server's), and each
- * payment with the factors that made it; a payment to the winner that is exactly fan × base ×
- * the banker's factors is marked `win` so its formula can be written out.
+ * payment with its reason key, its factor between the two seats (the server's, else worked out)
+ * and the fan it stands for (units ÷ base ÷ factor); a payment of the win is marked `win`.
+ * A result is hand_over's (PROTOCOL.md): { banker, sat, pulls, winner, win: { fan, fans, names,
+ * reading, win_tile, … } | null, kongs, payments [{from, to, units, why, factor}], net,
+ * next_banker, next_count, next_must_sit }.
  */
 export function explainSettlement(result, ctx) {
   const options = (ctx && ctx.options) || {};
@@ -81,16 +107,22 @@ export function explainSettlement(result, ctx) {
   const bank = { banker: firstInt(result.banker, ctx && ctx.banker), sat: Boolean(result.sat ?? (ctx && ctx.sat)),
     pulls: result.pulls || (ctx && ctx.pulls) || null };
   const won = Number.isInteger(result.winner);
-  const terms = won ? fanTerms(result.names, options) : [];
+  const win = won ? (result.win || { fan: result.fan, names: result.names }) : null;
+  const fan = won && Number.isInteger(win.fan) ? win.fan : null;
+  const terms = won ? winTerms(win, options) : [];
   const combined = combineFans(terms);
   const payments = (result.payments || []).map((p) => {
     const f = bankerFactors(p.from, p.to, bank);
-    const win = won && p.to === result.winner && Number.isInteger(result.fan) && p.units === result.fan * base * f.sat * f.pull;
-    return { ...p, sat: f.sat, pull: f.pull, win };
+    const factor = Number.isInteger(p.factor) && p.factor > 0 ? p.factor : f.sat * f.pull;
+    const key = whyKey(p.why);
+    const amount = p.units / (base * factor);
+    const isWin = won && p.to === result.winner && (key === 'settle' || (key === null && fan !== null && p.units === fan * base * factor));
+    return { ...p, why: key, whyText: p.why, sat: f.sat, pull: f.pull, factor, fan: Number.isInteger(amount) ? amount : null, win: isWin };
   });
   return {
-    winner: won ? result.winner : null, fan: won ? result.fan : null, base, terms, factors: combined.factors,
-    computed: combined.total, fanMatches: !won || !terms.length || combined.total === result.fan,
+    winner: won ? result.winner : null, fan, base, terms, factors: combined.factors,
+    computed: combined.total, fanMatches: !won || !terms.length || combined.total === fan,
+    reading: won && Array.isArray(win.reading) ? win.reading : null, winTile: won ? win.win_tile || null : null,
     payments, net: result.net || [0, 0, 0, 0],
     nextBanker: Number.isInteger(result.next_banker) ? result.next_banker : null, nextMustSit: Boolean(result.next_must_sit),
   };
