@@ -549,13 +549,24 @@ static void schedule_decisions(room *r)
     }
 }
 
-/* A seat's cover changed (its player came back, went away or left): its clock starts again. */
+/* A seat's cover changed (its player came back, went away or left): the new cover decides (a
+ * bot after its pause), but the decision's time runs on: dropping and coming back (a reload)
+ * never lengthens a turn or a claim window. */
 static void reschedule_seat(room *r, int seat)
 {
-    if (!hand_settled(r) || !r->clocks[seat].deciding)
+    seat_clock *c = &r->clocks[seat];
+    if (!hand_settled(r) || !c->deciding)
         return;
-    r->acted[seat] = true; /* not kept: a fresh clock for the new cover */
+    const uint64_t deadline = c->deadline_ms;
+    const game_decision_kind kind = c->kind;
+    r->acted[seat] = true; /* not kept: a clock for the new cover */
     schedule_decisions(r);
+    const uint64_t now = uv_now(r->env.loop);
+    if (c->deciding && c->kind == kind && deadline > now && c->deadline_ms > deadline) {
+        c->deadline_ms = deadline;
+        if (c->shown) /* a person's timer: what was left of it */
+            uv_timer_start(&c->timer, on_seat_timer, deadline - now, 0);
+    }
 }
 
 static void on_next_hand_timer(uv_timer_t *timer)

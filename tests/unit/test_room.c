@@ -652,6 +652,45 @@ START_TEST(test_simultaneous_deciders_each_get_a_clock_and_a_private_decision_re
 }
 END_TEST
 
+/* The first person's seat that owes a decision now, or -1. */
+static int a_person_deciding(void)
+{
+    game_decision owed[GAME_SEATS];
+    int n = hand_settled(r) ? r->game->decisions(r->hand, owed) : 0;
+    return n > 0 ? owed[0].seat : -1;
+}
+
+static json_int_t ms_left_of(int seat)
+{
+    json_t *deciding = room_deciding_json(r);
+    json_int_t left = -1;
+    for (size_t i = 0; i < json_array_size(deciding); i++)
+        if (json_integer_value(json_object_get(json_array_get(deciding, i), "seat")) == seat)
+            left = json_integer_value(json_object_get(json_array_get(deciding, i), "ms_left"));
+    json_decref(deciding);
+    return left;
+}
+
+START_TEST(test_dropping_and_coming_back_never_lengthens_a_decision)
+{
+    open_table(&toy_game, 4, 30);
+    start();
+    int seat = a_person_deciding();
+    ck_assert_int_ge(seat, 0);
+    const json_int_t before = ms_left_of(seat);
+    ck_assert_int_gt(before, 10000);
+    run_for(400);
+    players[seat].client = NULL; /* a reload: the connection drops and a new one comes back */
+    room_player_disconnected(r, &players[seat]);
+    players[seat].client = (struct client *)&fake_client;
+    room_player_connected(r, &players[seat], NULL);
+    ck_assert(room_seat_deciding(r, seat));
+    const json_int_t after = ms_left_of(seat);
+    ck_assert_msg(after >= 0 && after <= before - 300, "%lld ms left after a reload, %lld before",
+                  (long long)after, (long long)before);
+}
+END_TEST
+
 static bool toy_hands_done(void) { return room_hands_played(r) >= 3 && r->state == ROOM_BETWEEN_HANDS; }
 
 START_TEST(test_a_toy_table_plays_hands_through_store_recovery_and_history)
@@ -734,6 +773,7 @@ Suite *room_suite(void)
     tcase_add_checked_fixture(toy, setup, teardown);
     tcase_set_timeout(toy, 60);
     tcase_add_test(toy, test_simultaneous_deciders_each_get_a_clock_and_a_private_decision_reaches_nobody_else);
+    tcase_add_test(toy, test_dropping_and_coming_back_never_lengthens_a_decision);
     tcase_add_test(toy, test_a_toy_table_plays_hands_through_store_recovery_and_history);
     suite_add_tcase(s, toy);
     return s;
