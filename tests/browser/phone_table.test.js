@@ -2,7 +2,8 @@
  * phone_table — the table on 375×667 and 390×844 touch phones and on a desktop: the page opens at its top
  * (even when the lobby was scrolled down), and through every turn of a whole hand the hint, every
  * tile of the hand and the Play button are on the first screen, uncovered, without the page
- * scrolling; the trick lies in one row; nothing scrolls sideways. On a 1280×900 desktop the hand
+ * scrolling; the trick lies in one row; nothing scrolls sideways or widens the page, even for the moment a
+ * play slides in. On a 1280×900 desktop the hand
  * shows each tile's name under it, plays slide into the trick unless the player asks for reduced
  * motion, and the chat's quick reactions draw their emoji (no emoji font
  * is needed) and say 再来! in 简体中文, 再來! in 繁體中文. Saves the phone and desktop tables to test-output/.
@@ -86,6 +87,15 @@ describe('the table on a phone and on a desktop', () => {
     await page.waitForSelector('#table-page[data-phase="playing"]');
     const startY = await page.evaluate(() => window.scrollY);
     assert.equal(startY, 0, 'starting the hand does not scroll the page');
+    /* the widest the page and its layout viewport get at any frame of the hand, plays sliding in included */
+    await page.evaluate(() => {
+      window.widest = 0;
+      const sample = () => {
+        window.widest = Math.max(window.widest, document.documentElement.scrollWidth, window.innerWidth);
+        requestAnimationFrame(sample);
+      };
+      sample();
+    });
 
     let turns = 0;
     let rows = 0;
@@ -109,6 +119,7 @@ describe('the table on a phone and on a desktop', () => {
       if (turns === 2) await screenshot(page, `phone-table-turn-${PHONE.width}x${PHONE.height}`, { fullPage: false });
       await playOneMove(page);
     }
+    assert.ok(await page.evaluate(() => window.widest) <= PHONE.width, 'nothing widens the page at any moment of the hand');
     assert.ok(turns >= 4, `the player had turns to check (${turns})`);
     assert.ok(rows >= 1, 'a trick with tiles in it was checked');
     assert.equal(await arrivalAnimation(page), 'tg-arrive', 'a play slides into the trick');

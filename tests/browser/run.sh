@@ -20,4 +20,15 @@ if [ ! -d "$root/node_modules/playwright-core" ]; then
 fi
 
 cd "$root"
-TEAHOUSE_SERVER="$server" exec node --test tests/browser/
+# meson shows only the end of a long log, so the failures are told again at the end
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+set +e
+TEAHOUSE_SERVER="$server" node --test tests/browser/ 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo "=== the browser tests that failed ==="
+  grep -A 24 -E '^ *not ok ' "$log" | grep -v -E '^ *(duration_ms|type):' | head -90
+fi
+exit "$status"
