@@ -407,3 +407,17 @@ store *store_open(uv_loop_t *loop, const char *path, const store_options *option
         return NULL;
     return store_core_new(loop, &o, &sqlite_ops, q, &store_thread_runner, error);
 }
+
+store_status store_sqlite_session_delete(store_sqlite *q, sqlite3_stmt *st, const unsigned char *token_hash,
+                                         const char *doing, const char *missing, store_error *error)
+{
+    if (st == NULL)
+        return error->status;
+    sqlite3_bind_blob(st, 1, token_hash, STORE_TOKEN_HASH_BYTES, SQLITE_STATIC);
+    int rc = store_sqlite_step_reset(st);
+    if (rc != SQLITE_OK)
+        return store_sqlite_fail(q, rc, doing, error);
+    if (sqlite3_changes(q->db) == 0)
+        return store_error_set(error, STORE_NOT_FOUND, "%s", missing);
+    return STORE_OK;
+}

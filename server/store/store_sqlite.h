@@ -116,6 +116,12 @@ typedef struct store_sqlite {
 /* The statement in slot id, prepared from sql on first use; NULL with error filled. */
 sqlite3_stmt *store_sqlite_stmt(store_sqlite *q, sqlite_stmt_id id, const char *sql, store_error *error);
 
+/* Deletes the session row of token_hash with st, a prepared delete of players' or admins'
+ * sessions (NULL: its preparation failed, error already set): STORE_NOT_FOUND with `missing`
+ * when there was none; `doing` names the work in a failure. */
+store_status store_sqlite_session_delete(store_sqlite *q, sqlite3_stmt *st, const unsigned char *token_hash,
+                                         const char *doing, const char *missing, store_error *error);
+
 /* Steps a statement that returns no row we need, then resets it: SQLITE_OK or the error. */
 int store_sqlite_step_reset(sqlite3_stmt *stmt);
 

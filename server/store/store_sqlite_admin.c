@@ -123,17 +123,9 @@ store_status store_sqlite_admin_lookup(void *b, const store_in_session *in, stor
 store_status store_sqlite_admin_close(void *b, const store_in_session *in, store_error *error)
 {
     store_sqlite *q = b;
-    sqlite3_stmt *st = stmt(q, STMT_ADMIN_SESSION_DELETE, error);
-    if (st == NULL)
-        return error->status;
-    sqlite3_bind_blob(st, 1, in->token_hash, STORE_TOKEN_HASH_BYTES, SQLITE_STATIC);
-    int rc = store_sqlite_step_reset(st);
-    if (rc != SQLITE_OK)
-        return store_sqlite_fail(q, rc, "ending an admin session", error);
-    if (sqlite3_changes(q->db) == 0)
-        return store_error_set(error, STORE_NOT_FOUND,
-                               "There is no such admin session (unknown, or already logged out).");
-    return STORE_OK;
+    return store_sqlite_session_delete(q, stmt(q, STMT_ADMIN_SESSION_DELETE, error), in->token_hash,
+                                       "ending an admin session",
+                                       "There is no such admin session (unknown, or already logged out).", error);
 }
 
 store_status store_sqlite_audit_append(void *b, const store_in_audit *in, int64_t *id, store_error *error)

@@ -252,16 +252,8 @@ store_status store_sqlite_session_lookup(void *b, const store_in_session *in, st
 store_status store_sqlite_logout(void *b, const store_in_session *in, store_error *error)
 {
     store_sqlite *q = b;
-    sqlite3_stmt *st = stmt(q, STMT_SESSION_DELETE, error);
-    if (st == NULL)
-        return error->status;
-    sqlite3_bind_blob(st, 1, in->token_hash, STORE_TOKEN_HASH_BYTES, SQLITE_STATIC);
-    int rc = store_sqlite_step_reset(st);
-    if (rc != SQLITE_OK)
-        return store_sqlite_fail(q, rc, "ending a session", error);
-    if (sqlite3_changes(q->db) == 0)
-        return store_error_set(error, STORE_NOT_FOUND, "There is no such session (unknown, or already logged out).");
-    return STORE_OK;
+    return store_sqlite_session_delete(q, stmt(q, STMT_SESSION_DELETE, error), in->token_hash, "ending a session",
+                                       "There is no such session (unknown, or already logged out).", error);
 }
 
 /* ---- Guests nobody uses ---- */
