@@ -134,6 +134,10 @@ typedef struct game_ops {
     void (*result)(const game_hand *hand, game_result *out);
     json_t *(*result_json)(const game_hand *hand);
     json_t *(*next_table_state)(const game_hand *hand);
+
+    /* Optional: the keys of a stored result_json that admins see beside each hand in a table's
+     * listing (Tianjin: who sat and pulled), NULL-terminated; NULL for none. */
+    const char *const *result_summary_keys;
 } game_ops;
 
 /* The game of that name, or NULL (game_registry.c). */

@@ -791,6 +791,9 @@ static json_t *tianjin_next_table_state(const game_hand *hand)
     return state_json(st->next_banker, next_count(hand), st->next_must_sit);
 }
 
+/* Who sat (坐庄) and how each seat pulled (拉庄), and who won: the bank's story in a table's listing. */
+static const char *const tianjin_summary_keys[] = {"sat", "pulls", "winner", NULL};
+
 const game_ops game_tianjin = {
     .name = "tianjin",
     .options_parse = tianjin_options_parse,
@@ -811,5 +814,6 @@ const game_ops game_tianjin = {
     .is_over = tianjin_is_over,
     .result = tianjin_result,
     .result_json = tianjin_result_json,
+    .result_summary_keys = tianjin_summary_keys,
     .next_table_state = tianjin_next_table_state,
 };

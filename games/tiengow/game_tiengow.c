@@ -385,6 +385,9 @@ static json_t *tiengow_next_table_state(const game_hand *hand)
                      (json_int_t)st->result.next_multiplier);
 }
 
+/* Who won the hand, beside its banker and multiplier in a table's listing. */
+static const char *const tiengow_summary_keys[] = {"winner", NULL};
+
 const game_ops game_tiengow = {
     .name = "tiengow",
     .options_parse = tiengow_options_parse,
@@ -405,5 +408,6 @@ const game_ops game_tiengow = {
     .is_over = tiengow_is_over,
     .result = tiengow_result,
     .result_json = tiengow_result_json,
+    .result_summary_keys = tiengow_summary_keys,
     .next_table_state = tiengow_next_table_state,
 };

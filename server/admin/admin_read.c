@@ -33,9 +33,33 @@ static store_status read_tables(admin_req *r, store_reader *rd)
     return store_reader_tables(rd, &r->tables, &r->answer, &r->error);
 }
 
+/* Each hand's stored result becomes its `summary`: the keys its game shows in a listing. */
+static void summarise_hands(json_t *answer)
+{
+    const game_ops *game = game_find(json_string_value(json_object_get(json_object_get(answer, "table"), "game")));
+    size_t i;
+    json_t *hand;
+    json_array_foreach(json_object_get(answer, "hands"), i, hand) {
+        json_t *result = json_object_get(hand, "result");
+        json_t *summary = json_object();
+        for (const char *const *key = game ? game->result_summary_keys : NULL; key && *key; key++) {
+            json_t *value = json_object_get(result, *key);
+            if (value != NULL)
+                json_object_set(summary, *key, value);
+        }
+        json_object_set_new(hand, "summary", json_is_object(result) ? summary : json_null());
+        if (!json_is_object(result))
+            json_decref(summary);
+        json_object_del(hand, "result");
+    }
+}
+
 static store_status read_table(admin_req *r, store_reader *rd)
 {
-    return store_reader_table(rd, r->id, &r->answer, &r->error);
+    store_status status = store_reader_table(rd, r->id, &r->answer, &r->error);
+    if (status == STORE_OK)
+        summarise_hands(r->answer);
+    return status;
 }
 
 static store_status read_hand(admin_req *r, store_reader *rd)

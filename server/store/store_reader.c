@@ -294,7 +294,7 @@ static const char tables_sql[] =
                   " AND (?4 = '' OR (?4 = 'closed') = (t.state = 'closed')) ORDER BY t.id DESC LIMIT ?5";
 static const char table_sql[] = TABLE_COLUMNS " WHERE t.id = ?1";
 static const char table_hands_sql[] =
-    "SELECT id, number, started_at, finished_at, game_state FROM hands WHERE table_id = ?1 ORDER BY number";
+    "SELECT id, number, started_at, finished_at, game_state, result FROM hands WHERE table_id = ?1 ORDER BY number";
 /* Each finished hand's seats from its rows, through ledger_by_hand (the ledger has no table index). */
 static const char table_seats_sql[] =
     "SELECT h.id, l.seat, l.player_id, p.nickname, sum(l.units) FROM hands AS h"
@@ -364,11 +364,13 @@ static json_t *empty_seats(void)
     return seats;
 }
 
+/* A hand of a table; its stored result (null while unfinished) is for the caller to summarise. */
 static json_t *hand_row(sqlite3_stmt *st)
 {
-    return json_pack("{s:I, s:I, s:I, s:o, s:o, s:o}", "id", (json_int_t)sqlite3_column_int64(st, 0), "number",
+    return json_pack("{s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "id", (json_int_t)sqlite3_column_int64(st, 0), "number",
                      (json_int_t)sqlite3_column_int64(st, 1), "started_at", (json_int_t)sqlite3_column_int64(st, 2),
-                     "finished_at", int_or_null(st, 3), "game_state", json_column(st, 4), "seats", empty_seats());
+                     "finished_at", int_or_null(st, 3), "game_state", json_column(st, 4), "seats", empty_seats(),
+                     "result", stored_json_or_null(st, 5));
 }
 
 /* Fills seat `seat` of seats from a row whose columns from `col` are player, nickname, net. */

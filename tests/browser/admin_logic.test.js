@@ -84,6 +84,25 @@ describe('admin logic', () => {
     assert.deepEqual(sittings([{ number: 1, seats: 'x' }]), [[], [], [], []], 'hostile seats are no seats');
   });
 
+  it('lists each hand\'s bank: Tien Gow\'s winner, Tianjin\'s sitting, pulls and winner, from the hand\'s summary', async () => {
+    await loadGames();
+    const kit = { seatName: (s) => (Number.isInteger(s) ? ['East', 'South', 'West', 'North'][s] : '—') };
+    const tj = gameAdmin('tianjin');
+    assert.equal(tj.stateColumns.length, 5);
+    assert.deepEqual(tj.stateCells({ banker: 0, count: 2, must_sit: false }, kit, { sat: true, pulls: [0, 2, 0, 1], winner: 2 }),
+      ['East', 'banked 2 in a row', 'sat ×2', 'South pulls 2, North pulls 1', 'West']);
+    assert.deepEqual(tj.stateCells({ banker: 1, count: 0 }, kit, { sat: false, pulls: [0, 0, 0, 0], winner: null }),
+      ['South', 'banked 0 in a row', 'no', '—', 'drawn hand']);
+    assert.deepEqual(tj.stateCells({ banker: 1 }, kit, null).slice(2), ['—', '—', '—'], 'a hand being played has no summary');
+    assert.equal(tj.stateCells({ banker: 1 }, kit).length, 2, 'the table as it is now: the state alone');
+    assert.deepEqual(tj.stateCells({ banker: 3 }, kit, { sat: 'x', pulls: 'x', winner: 'x' }).slice(2), ['—', '—', 'drawn hand'],
+      'a hostile summary shows nothing it does not understand');
+    const tg = gameAdmin('tiengow');
+    assert.equal(tg.stateColumns.length, 3);
+    assert.deepEqual(tg.stateCells({ banker: 2, multiplier: 4 }, kit, { winner: 1 }), ['West', '×4', 'South']);
+    assert.deepEqual(tg.stateCells({ banker: 2, multiplier: 2 }, kit, null), ['West', '×2', '—']);
+  });
+
   it('finds the deal in either game\'s first view', () => {
     assert.deepEqual(dealOf('tiengow', { deal: [['6-6'], ['1-1'], [], []] })[1], ['1-1']);
     assert.deepEqual(dealOf('tianjin', { deal: { hands: [['1m'], [], [], []], wall: [] } })[0], ['1m']);

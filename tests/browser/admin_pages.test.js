@@ -161,6 +161,7 @@ describe('admin pages', () => {
     assert.ok(bankers.length >= 2);
     assert.deepEqual(bankers.slice(0, 2).map((r) => r[0]), ['Hand 1', 'Hand 2']);
     assert.ok(bankers.every((r) => ['East', 'South', 'West', 'North'].includes(r[1]) && /^×\d+$/.test(r[2])), JSON.stringify(bankers));
+    assert.ok(bankers.slice(0, 2).every((r) => ['East', 'South', 'West', 'North'].includes(r[3])), `each settled hand names its winner (${JSON.stringify(bankers)})`);
     assert.match(await page.innerText('#table-sittings .adm-sitting:first-child'), /East\s+Ah Ma hands 1–\d/);
     const settled = await page.$$eval('#table-hands tbody tr', (trs) => trs.filter((tr) => !tr.innerText.includes('unfinished')).length);
     assert.ok(settled >= 2);

@@ -1013,6 +1013,10 @@ START_TEST(test_tables_are_filtered_by_code_game_and_state_and_a_table_shows_eve
     }
     ck_assert_int_eq(sum, 0);
     ck_assert_int_eq(humans, 1);
+    json_t *summary = json_object_get(h0, "summary"); /* Tien Gow: who won, nothing more */
+    ck_assert_uint_eq(json_object_size(summary), 1);
+    ck_assert(json_is_integer(json_object_get(summary, "winner")) || json_is_null(json_object_get(summary, "winner")));
+    ck_assert_ptr_null(json_object_get(h0, "result"));
     json_decref(j);
 
     snprintf(path, sizeof path, "/api/admin/tables/%" PRId64, table_id_of(&a, w.code));
@@ -1021,6 +1025,17 @@ START_TEST(test_tables_are_filtered_by_code_game_and_state_and_a_table_shows_eve
     ck_assert(json_is_integer(json_object_get(state, "banker")));
     ck_assert(json_is_integer(json_object_get(state, "count")));
     ck_assert_ptr_nonnull(json_object_get(state, "must_sit"));
+    /* Tianjin: whether the banker sat and each seat's pulls, from the stored result */
+    json_t *mj = json_array_get(json_object_get(j, "hands"), 0);
+    summary = json_object_get(mj, "summary");
+    ck_assert(json_is_boolean(json_object_get(summary, "sat")));
+    json_t *pulls = json_object_get(summary, "pulls");
+    ck_assert_uint_eq(json_array_size(pulls), 4);
+    for (size_t s = 0; s < 4; s++)
+        ck_assert(json_is_integer(json_array_get(pulls, s)));
+    ck_assert_ptr_nonnull(json_object_get(summary, "winner"));
+    ck_assert_uint_eq(json_object_size(summary), 3);
+    ck_assert_ptr_null(json_object_get(mj, "result"));
     json_decref(j);
     http_response r = call("GET", "/api/admin/tables/424242", a.cookie, NULL, NULL);
     expect_status(&r, 404, "not_found");

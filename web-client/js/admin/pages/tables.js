@@ -95,9 +95,9 @@ function optionsList(game, options) {
 }
 
 /* A hand's starting state as the game's columns (none for a game without an admin part). */
-function stateCells(game, gs) {
+function stateCells(game, gs, summary) {
   const g = gameAdmin(game);
-  return g ? g.stateCells(gs, kitFor(game)) : [];
+  return g ? g.stateCells(gs, kitFor(game), summary) : [];
 }
 
 /* Per seat, the runs of consecutive hands with the same occupant: "Mei, hands 1–3". */
@@ -126,7 +126,7 @@ function onePage(ctx, id) {
     const g = gameAdmin(tb.game);
     const states = dataTable('table-states', [
       { key: 'adm.col.hand' }, ...(g ? g.stateColumns : []).map((key) => ({ key })),
-    ], hands.map((hd) => ({ cells: [handLink(hd.id, hd.number), ...stateCells(tb.game, hd.game_state)] })));
+    ], hands.map((hd) => ({ cells: [handLink(hd.id, hd.number), ...stateCells(tb.game, hd.game_state, hd.summary ?? null)] })));
     const seatCols = [0, 1, 2, 3].map((s) => ({ key: `wind.${s}`, cls: 'num' }));
     return [
       h('h1', {}, t('adm.table.title', { code: tb.code ?? `#${id}` })),

@@ -33,7 +33,13 @@ const WORDS = {
   'adm.act.tianjin.added_kong': ['added kong', '加槓', '加杠'],
   'adm.act.tianjin.no_claim': ['nobody claims', '無人碰槓', '无人碰杠'],
   'adm.tj.banker': ['Banker', '莊家', '庄家'],
-  'adm.tj.bank': ['Bank', '坐莊', '坐庄'],
+  'adm.tj.bank': ['Bank', '連莊', '连庄'],
+  'adm.tj.col.sat': ['Sat', '坐莊', '坐庄'],
+  'adm.tj.col.pulls': ['Pulls', '拉莊', '拉庄'],
+  'adm.tj.col.winner': ['Winner', '胡牌', '胡牌'],
+  'adm.tj.sat': ['sat ×2', '坐 ×2', '坐 ×2'],
+  'adm.tj.notSatShort': ['no', '不坐', '不坐'],
+  'adm.tj.drawnHand': ['drawn hand', '荒牌', '荒牌'],
   'adm.tj.count': ['banked {n} in a row', '連莊 {n}', '连庄 {n}'],
   'adm.tj.mustSit': ['must sit', '必須坐莊', '必须坐庄'],
   'adm.tj.pulls': ['pulls {list}', '拉莊 {list}', '拉庄 {list}'],
@@ -83,14 +89,23 @@ function tileEl(face, opts = {}) {
   return h('span', { class: `adm-tile adm-tile-mj${opts.small ? ' small' : ''}`, role: 'img', 'aria-label': name, title: name, dataset: { face } }, svg);
 }
 
-const stateColumns = ['adm.tj.banker', 'adm.tj.bank'];
-function stateCells(gs, kit) {
+const stateColumns = ['adm.tj.banker', 'adm.tj.bank', 'adm.tj.col.sat', 'adm.tj.col.pulls', 'adm.tj.col.winner'];
+/* A hand's starting state (banker, streak, must sit) and, with its summary (the API's
+ * {"sat","pulls","winner"}; null while it is played), whether the banker sat, who pulled how
+ * often and who won; without a summary (the table as it is now) the state alone. */
+function stateCells(gs, kit, summary) {
   const s = gs && typeof gs === 'object' ? gs : {};
   const parts = [];
   if (s.count !== undefined) parts.push(t('adm.tj.count', { n: s.count }));
   if (s.must_sit) parts.push(t('adm.tj.mustSit'));
-  if (Array.isArray(s.pulls)) parts.push(t('adm.tj.pulls', { list: s.pulls.join(' ') }));
-  return [kit.seatName(s.banker), parts.join(' · ') || '—'];
+  const cells = [kit.seatName(s.banker), parts.join(' · ') || '—'];
+  if (summary === undefined) return cells;
+  const sum = summary && typeof summary === 'object' ? summary : {};
+  const sat = typeof sum.sat === 'boolean' ? t(sum.sat ? 'adm.tj.sat' : 'adm.tj.notSatShort') : '—';
+  const pulls = arr(sum.pulls).map((n, seat) => (Number.isInteger(n) && n > 0 ? `${kit.seatName(seat)} ${t('adm.tj.pull', { n })}` : null))
+    .filter(Boolean).join(', ') || '—';
+  const winner = !summary ? '—' : Number.isInteger(sum.winner) ? kit.seatName(sum.winner) : t('adm.tj.drawnHand');
+  return [...cells, sat, pulls, winner];
 }
 
 function optionLabel(key, value) {

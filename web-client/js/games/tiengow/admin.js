@@ -31,6 +31,7 @@ const WORDS = {
   'adm.tg.col.leader': ['Led by', '出頭', '出头'],
   'adm.tg.col.plays': ['Plays', '出牌', '出牌'],
   'adm.tg.col.winner': ['Won by', '贏墩', '赢墩'],
+  'adm.tg.col.handWinner': ['Winner', '贏家', '赢家'],
   'adm.act.tiengow.discard': ['discards face down', '墊牌', '垫牌'],
 };
 
@@ -52,10 +53,15 @@ function tileEl(face, opts = {}) {
 }
 
 /* The hand's starting state as cells of the table page's columns. */
-const stateColumns = ['adm.tg.banker', 'adm.tg.multiplier'];
-function stateCells(gs, kit) {
+const stateColumns = ['adm.tg.banker', 'adm.tg.multiplier', 'adm.tg.col.handWinner'];
+/* A hand's starting state, and with its summary (the API's {"winner"}; null while it is played)
+ * who won it; without a summary (the table as it is now) the state alone. */
+function stateCells(gs, kit, summary) {
   const s = gs && typeof gs === 'object' ? gs : {};
-  return [kit.seatName(s.banker), s.multiplier !== undefined ? `×${s.multiplier}` : '—'];
+  const cells = [kit.seatName(s.banker), s.multiplier !== undefined ? `×${s.multiplier}` : '—'];
+  if (summary === undefined) return cells;
+  const won = summary && Number.isInteger(summary.winner) ? kit.seatName(summary.winner) : '—';
+  return [...cells, won];
 }
 
 function optionLabel(key, value) {
