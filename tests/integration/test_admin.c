@@ -1153,6 +1153,68 @@ static json_t *run_integrity(const admin_client *a)
     return NULL;
 }
 
+/* Copies stored hand `hand_id` (with its actions) n times at its table, as hands numbered after
+ * it: enough hands that a check over them takes a while. */
+static void copy_hand(int64_t hand_id, int n)
+{
+    sqlite3 *db = NULL;
+    ck_assert_int_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, 5000);
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "BEGIN IMMEDIATE;"
+             " INSERT INTO hands (table_id, number, seed, deal, game_state, started_at, result, finished_at)"
+             " SELECT h.table_id, h.number + c.k, h.seed, h.deal, h.game_state, h.started_at, h.result, h.finished_at"
+             " FROM hands AS h, (WITH RECURSIVE c(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM c WHERE k < %d)"
+             " SELECT k FROM c) AS c WHERE h.id = %" PRId64 ";"
+             " INSERT INTO hand_actions (hand_id, seq, seat, action, at) SELECT h.id, a.seq, a.seat, a.action, a.at"
+             " FROM hands AS h JOIN hand_actions AS a ON a.hand_id = %" PRId64 " WHERE h.table_id ="
+             " (SELECT table_id FROM hands WHERE id = %" PRId64 ") AND h.id <> %" PRId64 ";"
+             " COMMIT;",
+             n, hand_id, hand_id, hand_id, hand_id);
+    char *err = NULL;
+    ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &err) == SQLITE_OK, "%s", err ? err : "");
+    sqlite3_close(db);
+}
+
+START_TEST(test_a_second_start_while_the_check_runs_is_refused_and_starts_nothing)
+{
+    start();
+    table_client mei;
+    register_account(&mei, "Mei", "mei");
+    grant("mei");
+    char code[16];
+    copy_hand(insert_tianjin_hand(code), 4000); /* thousands of hands: the check runs a good while */
+    admin_client a = admin_login("mei");
+    http_response r = admin_post(&a, "/api/admin/integrity", NULL);
+    ck_assert_msg(r.status == 202, "start: %d %s", r.status, r.body);
+    http_response_free(&r);
+    r = admin_post(&a, "/api/admin/integrity", NULL);
+    expect_status(&r, 409, "running");
+    json_t *j = admin_get(&a, "/api/admin/integrity");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "state")), "running");
+    json_decref(j);
+    json_t *done = NULL;
+    for (int i = 0; i < 1200 && done == NULL; i++) {
+        j = admin_get(&a, "/api/admin/integrity");
+        if (strcmp(json_string_value(json_object_get(j, "state")), "done") == 0)
+            done = j;
+        else {
+            json_decref(j);
+            usleep(50 * 1000);
+        }
+    }
+    ck_assert_msg(done != NULL, "the integrity check did not finish");
+    ck_assert_int_eq(json_integer_value(json_object_get(done, "hands_checked")), 4001);
+    json_decref(done);
+    json_t *log = admin_get(&a, "/api/admin/audit?action=integrity.start");
+    ck_assert_uint_eq(json_array_size(json_object_get(log, "entries")), 1); /* the refused start is not one */
+    json_decref(log);
+    tc_close(&mei);
+    stop();
+}
+END_TEST
+
 START_TEST(test_an_adjustment_writes_a_zero_sum_pair_in_the_chain_and_bad_ones_write_nothing)
 {
     start();
@@ -1483,6 +1545,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_an_adjustment_writes_a_zero_sum_pair_in_the_chain_and_bad_ones_write_nothing);
     tcase_add_test(tc,
                    test_the_integrity_check_names_a_changed_amount_a_deleted_row_a_reordered_row_and_a_result_its_replay_denies);
+    tcase_add_test(tc, test_a_second_start_while_the_check_runs_is_refused_and_starts_nothing);
     tcase_add_test(tc, test_live_shows_the_open_tables_their_seats_and_the_health_figures);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
