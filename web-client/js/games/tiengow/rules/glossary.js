@@ -10,7 +10,7 @@ export default [
   { en: 'Stack', hant: '棟', hans: '栋', section: 3, meaning: {
     en: 'A tile’s worth of a won trick: a trick of n tiles is n stacks; a hand has 8.',
     'zh-Hant': '贏得的墩按牌數計：n 隻牌的一墩是 n 棟；一局共 8 棟。',
-    'zh-Hans': '赢得的墩按牌数计：n 只牌的一墩是 n 栋；一局共 8 栋。' } },
+    'zh-Hans': '赢得的墩按牌数计：n 张牌的一墩是 n 栋；一局共 8 栋。' } },
   { en: 'Trick', hant: '墩', hans: '墩', section: 3, meaning: {
     en: 'One lead and the three answers to it; the best combination takes it.',
     'zh-Hant': '一次領牌和其後三家的應對；最大的牌組贏得它。',
@@ -26,7 +26,7 @@ export default [
   { en: 'Civil / military', hant: '文 / 武', hans: '文 / 武', section: 1, meaning: {
     en: 'The two suits: 11 civil kinds in pairs, 10 military tiles ranked by pips.',
     'zh-Hant': '牌的兩類：文牌 11 種各兩隻，武牌 10 隻按點數排。',
-    'zh-Hans': '牌的两类：文牌 11 种各两只，武牌 10 只按点数排。' } },
+    'zh-Hans': '牌的两类：文牌 11 种各两张，武牌 10 张按点数排。' } },
   { en: 'Heaven nine', hant: '天九', hans: '天九', section: 2, meaning: {
     en: 'Heaven (6-6) with a 9: the highest mixed pair, and the game’s name.',
     'zh-Hant': '天牌（6-6）配九點：最大的文武對，也是遊戲的名字。',
