@@ -153,7 +153,12 @@ describe('Tianjin Mahjong in the browser', () => {
 
   it('relabels a Tianjin table in 繁體, 简体 and English, 混兒 and 混儿 included', async () => {
     const { page } = await soloTianjin(browser, server.url, 'Siu Ming');
-    await page.waitForSelector('.mj-wilds .mj-tile');
+    /* the wilds show once the banker has sat or not and the others pulled: decline when asked */
+    for (;;) {
+      await page.waitForSelector('.mj-wilds .mj-tile, #mj-no-sit:not([disabled]), #mj-no-pull:not([disabled])');
+      if (await page.locator('.mj-wilds .mj-tile').count()) break;
+      await page.locator('#mj-no-sit:not([disabled]), #mj-no-pull:not([disabled])').first().click({ timeout: 2000 }).catch(() => {});
+    }
     const wild = await page.getAttribute('.mj-wilds .mj-tile', 'data-tile');
     const expect = {
       'zh-Hant': { label: '混兒', wild: '混兒', wind: '東' },
