@@ -59,7 +59,7 @@ describe('profile', () => {
     /* the chart: a line, its axis labels, and the sentence that says it */
     assert.equal(await page.locator('#profile-chart-svg polyline.chart-line').count(), 1);
     assert.ok(await page.locator('#profile-chart-svg text.chart-label').count() >= 2);
-    assert.match(await page.innerText('#profile-chart-summary'), new RegExp(`now ${signed(net).replace('+', '\\+')}`));
+    assert.match(await page.innerText('#profile-chart-summary'), new RegExp(`Balance now ${signed(net).replace('+', '\\+')}`));
     /* the hand's replay, from its deal */
     await hand.locator('.profile-replay').click();
     await hand.locator('#history-stepper[data-step="0"]').waitFor();

@@ -18,8 +18,10 @@ import { newTable } from './store.js';
 
 const DAY_MS = 86400000;
 const SVG_NS = 'http://www.w3.org/2000/svg';
-/* the chart's drawing box, in its own units (it scales to the card's width) */
+/* the chart's drawing box, in its own units (it scales to the card's width; a phone's is narrower,
+ * so that its labels keep a readable size) */
 const CHART = { width: 640, height: 240, left: 56, right: 16, top: 16, bottom: 36 };
+const PHONE_CHART = { width: 360, height: 200, left: 48, right: 12, top: 14, bottom: 32 };
 
 /* A player id as the server writes them ("p12"), or null. */
 export function profileRef(text) {
@@ -132,8 +134,7 @@ export function chartPoints(series) {
 /* One sentence with what the chart shows, for screen readers (and under the chart for everyone). */
 function chartSummary(points) {
   const values = points.map((p) => p.balance);
-  return t('profile.chartSummary', {
-    n: points.length - 1, from: dateText(points[1].at), to: dateText(points[points.length - 1].at),
+  return tn('profile.chartSummary', points.length - 1, { from: dateText(points[1].at), to: dateText(points[points.length - 1].at),
     now: signed(values[values.length - 1]), low: signed(Math.min(...values)), high: signed(Math.max(...values)),
   });
 }
@@ -146,11 +147,14 @@ function renderChart(data) {
     section.appendChild(h('p', { class: 'muted', id: 'profile-chart-empty' }, t('profile.chartEmpty')));
     return section;
   }
-  const { width, height, left, right, top, bottom } = CHART;
+  const { width, height, left, right, top, bottom } = window.innerWidth < 560 ? PHONE_CHART : CHART;
   const values = points.map((p) => p.balance);
   let low = Math.min(0, ...values);
   let high = Math.max(0, ...values);
-  if (low === high) high = low + 1;
+  if (low === high) { /* a flat line: in the middle, not on an edge */
+    low -= 1;
+    high += 1;
+  }
   const first = points[0].at;
   const last = points[points.length - 1].at;
   const x = (at) => left + ((at - first) / Math.max(1, last - first)) * (width - left - right);
@@ -165,8 +169,8 @@ function renderChart(data) {
     svg('line', { x1: left, x2: left, y1: top, y2: height - bottom, class: 'chart-axis' }),
     svg('line', { x1: left, x2: width - right, y1: height - bottom, y2: height - bottom, class: 'chart-axis' }),
     yLabel(high), low !== 0 && high !== 0 ? yLabel(0) : null, yLabel(low),
-    svg('text', { x: left, y: height - 12, 'text-anchor': 'start', class: 'chart-label' }, dateText(points[1].at)),
-    points.length > 2 ? svg('text', { x: width - right, y: height - 12, 'text-anchor': 'end', class: 'chart-label' }, dateText(last)) : null,
+    svg('text', { x: left, y: height - 12, 'text-anchor': 'start', class: 'chart-label' }, t('profile.chartStart')),
+    svg('text', { x: width - right, y: height - 12, 'text-anchor': 'end', class: 'chart-label' }, dateText(last)),
     svg('polyline', { points: line, class: 'chart-line' }),
     ...points.slice(1).map((p) => svg('circle', { cx: x(p.at).toFixed(1), cy: y(p.balance).toFixed(1), r: 3.5, class: 'chart-dot' },
       svg('title', {}, `${dateText(p.at)}: ${signed(p.balance)}`))));
