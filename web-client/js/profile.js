@@ -257,7 +257,7 @@ function renderLists(app, p) {
       h('h2', { id: 'profile-hands-title' }, t('profile.recentHands')),
       p.hands.length
         ? h('ol', { class: 'profile-hand-list', id: 'profile-hands' }, p.hands.map((e) => handRow(app, p, e)))
-        : h('p', { class: 'muted', id: 'profile-hands-none' }, t('profile.noHands')),
+        : h('p', { class: 'muted', id: 'profile-hands-none' }, t(you ? 'profile.noHands' : 'profile.noPublicHands')),
       p.handsNext ? h('button', { type: 'button', class: 'secondary', id: 'profile-more-hands', dataset: { focus: 'profile-more-hands' },
         disabled: p.loading, onclick: () => loadProfile(app, p.ref, 'hands') }, t('profile.older')) : null),
   ];
