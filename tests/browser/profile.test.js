@@ -83,7 +83,7 @@ describe('profile', () => {
     assert.match(await page.innerText('#profile-name'), /Mei/);
     await page.waitForSelector('#profile-public-note');
     await page.waitForSelector('#profile-tables-none');
-    await page.waitForSelector('#profile-hands-none');
+    assert.match(await page.innerText('#profile-hands-none'), /No hand at a public table/);
     assert.equal(await page.innerText('#profile-balance'), signed(mei.net));
     assert.equal(await page.locator('#profile-chart-svg polyline').count(), 1);
     assert.equal(await page.locator('.profile-replay').count(), 0);
