@@ -29,6 +29,7 @@ static const char *const NAMES[PROTO_ERR_COUNT] = {
     [PROTO_ERR_NO_ACCOUNTS] = "no_accounts",
     [PROTO_ERR_NO_SUCH_HAND] = "no_such_hand",
     [PROTO_ERR_NO_HISTORY] = "no_history",
+    [PROTO_ERR_NO_SUCH_PLAYER] = "no_such_player",
     [PROTO_ERR_NOT_AT_TABLE] = "not_at_table",
     [PROTO_ERR_NOT_HOST] = "not_host",
     [PROTO_ERR_SEAT_TAKEN] = "seat_taken",

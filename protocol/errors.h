@@ -37,6 +37,7 @@ typedef enum proto_error_code {
     PROTO_ERR_NO_ACCOUNTS,
     PROTO_ERR_NO_SUCH_HAND,
     PROTO_ERR_NO_HISTORY,
+    PROTO_ERR_NO_SUCH_PLAYER,
     /* a table: seats, hands (room) */
     PROTO_ERR_NOT_AT_TABLE,
     PROTO_ERR_NOT_HOST,

@@ -36,7 +36,9 @@ typedef enum {
     F_SEARCH,
     F_LOCKED,
     F_HERE,
-    F_PLAYER
+    F_PLAYER,
+    F_TABLES_BEFORE, /* profile: cursors, integers >= 1 */
+    F_HANDS_BEFORE
 } field;
 
 typedef struct key_rule {
@@ -84,6 +86,9 @@ static const struct {
     [PROTO_REMOVE_MEMBER] = {"remove_member", {{"code", F_CODE, true}, {"player", F_PLAYER, true}}},
     [PROTO_MY_TABLES] = {"my_tables", {{NULL, 0, false}}},
     [PROTO_PRESENCE] = {"presence", {{"code", F_CODE, true}, {"here", F_HERE, true}}},
+    [PROTO_PROFILE] = {"profile",
+                       {{"player", F_PLAYER, true}, {"tables_before", F_TABLES_BEFORE, false},
+                        {"hands_before", F_HANDS_BEFORE, false}}},
 };
 
 proto_error_code proto_status_error(proto_status status)
@@ -207,7 +212,7 @@ static bool decimal(const char *s, uint64_t *out)
     return true;
 }
 
-/* A hand number: an integer of at least 1. */
+/* A hand number (or a profile's cursor): an integer of at least 1. */
 static bool hand_number(const json_t *value, int64_t *out)
 {
     if (!json_is_integer(value) || json_integer_value(value) < 1)
@@ -353,6 +358,14 @@ static proto_status read_field(field f, const char *key, const json_t *value, pr
         out->player = (int64_t)id;
         return PROTO_OK;
     }
+    case F_TABLES_BEFORE:
+        if (!hand_number(value, &out->tables_before))
+            return fail(PROTO_BAD_REQUEST, msg, size, "tables_before must be the \"tables_next\" of an earlier profile.");
+        return PROTO_OK;
+    case F_HANDS_BEFORE:
+        if (!hand_number(value, &out->hands_before))
+            return fail(PROTO_BAD_REQUEST, msg, size, "hands_before must be the \"hands_next\" of an earlier profile.");
+        return PROTO_OK;
     }
     return fail(PROTO_BAD_REQUEST, msg, size, "%s is not understood.", key);
 }

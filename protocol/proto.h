@@ -63,6 +63,7 @@ typedef enum {
     PROTO_REMOVE_MEMBER,
     PROTO_MY_TABLES,
     PROTO_PRESENCE,
+    PROTO_PROFILE,
     PROTO_TYPES
 } proto_type;
 
@@ -109,7 +110,9 @@ typedef struct proto_msg {
     /* (`game`, above, is the game filter: NULL when not given) */
     bool locked;                       /* lock_table */
     bool here;                         /* presence: the table's page is shown */
-    int64_t player;                    /* remove_member: the player's id ("p12" is 12) */
+    int64_t player;                    /* remove_member, profile: the player's id ("p12" is 12) */
+    int64_t tables_before;             /* profile: a table's cursor from an earlier reply, 0 when not given */
+    int64_t hands_before;              /* profile: a hand's cursor from an earlier reply, 0 when not given */
 } proto_msg;
 
 /* The error code of a refusal (PROTO_ERR_BAD_JSON, …); PROTO_ERR_INTERNAL for PROTO_OK. */

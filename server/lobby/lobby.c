@@ -25,6 +25,7 @@
 #include "history.h"
 #include "lobby_internal.h"
 #include "log.h"
+#include "profile.h"
 
 #define SWEEP_MS 1000
 #define THROTTLE_SWEEP_EVERY 60 /* sweeps: the throttles forget idle addresses once a minute */
@@ -711,6 +712,7 @@ static void dispatch(request *q)
     case PROTO_LOGIN: lobby_login(q); return;
     case PROTO_LOGOUT: lobby_logout(q); return;
     case PROTO_MY_TABLES: my_tables(q); return;
+    case PROTO_PROFILE: profile_request(q); return;
     default: table_command(q); return;
     }
 }

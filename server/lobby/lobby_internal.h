@@ -118,7 +118,7 @@ typedef struct lobby_pending {
     char address[LOBBY_ADDRESS_KEY];  /* login: the address its failure is counted against */
     const game_ops *game;
     json_t *options;
-    int64_t player_id;          /* a guest being stored */
+    int64_t player_id;          /* a guest being stored; profile: whose */
     /* history or replay of a table found through the player's past tables */
     proto_type type;
     int64_t before;

@@ -61,6 +61,7 @@ const char *store_kind_name(store_kind kind)
         [STORE_KIND_AUDIT_APPEND] = "audit_append",
         [STORE_KIND_AUDIT_LIST] = "audit_list",
         [STORE_KIND_ADJUST] = "adjust",
+        [STORE_KIND_PROFILE] = "profile",
     };
     if ((unsigned)kind >= STORE_KIND_COUNT)
         return "unknown";
@@ -117,6 +118,16 @@ void store_summary_clear(store_hand_summary *summary)
     json_decref(summary->game_state);
     json_decref(summary->result);
     memset(summary, 0, sizeof *summary);
+}
+
+void store_profile_free(store_profile *profile)
+{
+    if (profile == NULL)
+        return;
+    free(profile->days);
+    free(profile->tables);
+    free(profile->hands);
+    free(profile);
 }
 
 void store_played_free(store_played_table *tables, size_t n)

@@ -372,6 +372,85 @@ typedef void (*store_played_cb)(void *ctx, const store_error *error, const store
  * code (a closed table's code may have been given to a newer table). */
 bool store_player_tables(store *s, int64_t player_id, const char *code, int limit, store_played_cb cb, void *ctx);
 
+/* ---- A player's profile (anyone's, for the `profile` request) ---- */
+
+#define STORE_PROFILE_PAGE_MAX 50    /* tables, and hands, in one answer of store_profile at most */
+#define STORE_PROFILE_DAYS_MAX 365   /* points of the balance series at most */
+#define STORE_PROFILE_GAMES_MAX 8    /* games in the totals at most */
+
+typedef struct store_profile_query {
+    int64_t player_id;
+    /* Only the tables that are public, and the hands played at them (for anyone but the player:
+     * a private table's code is its secret). The totals and the balance count every table. */
+    bool public_only;
+    int64_t tables_before;           /* a table's cursor from an earlier answer (0: the most recent) */
+    int64_t hands_before;            /* a hand's cursor from an earlier answer (0: the newest) */
+    int limit;                       /* tables, and hands, in a page: 1 to STORE_PROFILE_PAGE_MAX */
+} store_profile_query;
+
+typedef struct store_profile_game {
+    char game[STORE_SHORT_TEXT];
+    int64_t hands;                   /* finished hands the player played */
+    int64_t units;                   /* their net: the sum of their ledger rows */
+} store_profile_game;
+
+typedef struct store_profile_day {
+    int64_t day_ms;                  /* the day's midnight, UTC */
+    int64_t balance;                 /* the player's balance at the end of that day */
+} store_profile_day;
+
+typedef struct store_profile_table {
+    int64_t cursor;                  /* pass as tables_before for the tables played before it */
+    char code[STORE_SHORT_TEXT];
+    char game[STORE_SHORT_TEXT];
+    bool is_public;
+    bool closed;
+    int64_t hands;                   /* finished hands the player played there */
+    int64_t units;                   /* their net there */
+    int64_t last_at_ms;              /* when their last hand there ended */
+} store_profile_table;
+
+typedef struct store_profile_hand {
+    int64_t cursor;                  /* pass as hands_before for the hands before it */
+    char code[STORE_SHORT_TEXT];
+    char game[STORE_SHORT_TEXT];
+    bool is_public;
+    bool closed;
+    int64_t number;                  /* the table's hand number */
+    int64_t units;                   /* the player's net in that hand */
+    int64_t at_ms;                   /* when it ended */
+} store_profile_hand;
+
+typedef struct store_profile {
+    int64_t player_id;
+    char nickname[STORE_NAME_MAX + 1];
+    bool is_account;
+    int64_t created_at_ms;
+    int64_t last_seen_ms;
+    int64_t balance;                 /* now: the balance after the player's last ledger row (0: none) */
+    store_profile_game games[STORE_PROFILE_GAMES_MAX]; /* by game name; adjustments are not a game */
+    size_t n_games;
+    /* the end-of-day balance of the last STORE_PROFILE_DAYS_MAX days the player's balance changed,
+     * oldest first, and the balance before the first of them */
+    store_profile_day *days;
+    size_t n_days;
+    int64_t balance_before;
+    store_profile_table *tables;     /* most recently played first (as the query allows) */
+    size_t n_tables;
+    bool more_tables;                /* there are more below the last one */
+    store_profile_hand *hands;       /* newest first (as the query allows) */
+    size_t n_hands;
+    bool more_hands;
+} store_profile;
+
+/* Answers valid only during the callback. */
+typedef void (*store_profile_cb)(void *ctx, const store_error *error, const store_profile *profile);
+
+/* The player's profile: who they are, totals per game, balance series, and a page of their tables
+ * and of their hands (finished hands, those of the adjustments table left out). STORE_NOT_FOUND
+ * when no stored player has that id; STORE_INVALID for a bad limit or a negative cursor. */
+bool store_profile_get(store *s, const store_profile_query *query, store_profile_cb cb, void *ctx);
+
 /* ---- Ledger verification ---- */
 
 typedef struct store_ledger_check {

@@ -130,6 +130,10 @@ typedef struct store_in_player_tables { /* store_player_tables */
     int limit;                        /* 1 to STORE_PLAYER_TABLES_MAX */
 } store_in_player_tables;
 
+typedef struct store_in_profile {    /* store_profile_get */
+    store_profile_query query;        /* checked: limit 1 to STORE_PROFILE_PAGE_MAX, cursors >= 0 */
+} store_in_profile;
+
 typedef struct store_in_hand_get {    /* store_hand_get */
     int64_t table_id;
     int64_t number;
@@ -191,6 +195,7 @@ typedef struct store_out {
     store_admin_session admin;
     store_audit_entry *audit;          /* malloc'd */
     size_t n_audit;
+    store_profile *profile;            /* store_profile_free */
 } store_out;
 
 typedef struct store_req store_req;
@@ -216,6 +221,7 @@ struct store_req {
         store_ledger_cb ledger;
         store_admin_session_cb admin;
         store_audit_cb audit;
+        store_profile_cb profile;
     } cb;
     void *ctx;
     uv_work_t work;
@@ -238,6 +244,7 @@ struct store_req {
         store_in_audit audit;
         store_in_audit_list audit_list;
         store_in_adjust adjust;
+        store_in_profile profile;
     } in;
     store_out out;
 };
@@ -302,6 +309,10 @@ typedef struct store_backend_ops {
 
     /* An adjustment (store_adjust): *id is its first ledger row's. */
     store_status (*adjust)(void *b, const store_in_adjust *in, int64_t *id, store_error *error);
+
+    /* A player's profile (*out: a new store_profile, store_profile_free); STORE_NOT_FOUND when
+     * there is no such player. NULL in a backend that cannot: the core answers STORE_INTERNAL. */
+    store_status (*profile)(void *b, const store_in_profile *in, store_profile **out, store_error *error);
 
     /* The highest player id stored (0 when none), before the runner starts (loop thread). */
     store_status (*max_player_id)(void *b, int64_t *id, store_error *error);
@@ -382,6 +393,7 @@ store_status store_req_fail(store_req *r, store_status status, const char *forma
 void store_hand_free(store_hand *hand);
 void store_summaries_free(store_hand_summary *summaries, size_t n);
 void store_played_free(store_played_table *tables, size_t n);
+void store_profile_free(store_profile *profile);
 void store_summary_clear(store_hand_summary *summary);
 
 /* ---- Shared helpers (store.c) ---- */

@@ -148,6 +148,8 @@ static void forget_reads(store_req *r)
     free(r->out.audit);
     r->out.audit = NULL;
     r->out.n_audit = 0;
+    store_profile_free(r->out.profile);
+    r->out.profile = NULL;
 }
 
 /* The request's copies of its input: secrets wiped, JSON texts and ledger rows freed. */
@@ -249,6 +251,9 @@ static void deliver(store_req *r)
         break;
     case STORE_KIND_AUDIT_LIST:
         r->cb.audit(r->ctx, &r->error, ok ? r->out.audit : NULL, ok ? r->out.n_audit : 0);
+        break;
+    case STORE_KIND_PROFILE:
+        r->cb.profile(r->ctx, &r->error, ok ? r->out.profile : NULL);
         break;
     case STORE_KIND_RECOVER:
     case STORE_KIND_COUNT:
@@ -475,6 +480,7 @@ static bool request_writes(const store_req *r)
     case STORE_KIND_LEDGER_QUERY:
     case STORE_KIND_ADMIN_SESSION_LOOKUP:
     case STORE_KIND_AUDIT_LIST:
+    case STORE_KIND_PROFILE:
         return false;
     case STORE_KIND_LOGIN:
         return r->stage == 2;
@@ -546,6 +552,11 @@ static store_status run_request(store *s, store_req *r)
         return ops->audit_list(b, &r->in.audit_list, &r->out.audit, &r->out.n_audit, e);
     case STORE_KIND_ADJUST:
         return ops->adjust(b, &r->in.adjust, &r->out.id, e);
+    case STORE_KIND_PROFILE:
+        forget_reads(r);
+        if (ops->profile == NULL)
+            return store_req_fail(r, STORE_INTERNAL, "The %s store keeps no profiles.", ops->name);
+        return ops->profile(b, &r->in.profile, &r->out.profile, e);
     case STORE_KIND_COUNT:
         break;
     }

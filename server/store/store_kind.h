@@ -30,6 +30,7 @@ typedef enum store_kind {
     STORE_KIND_AUDIT_APPEND,    /* store_audit_append */
     STORE_KIND_AUDIT_LIST,      /* store_audit_list, store_audit_query */
     STORE_KIND_ADJUST,          /* store_adjust */
+    STORE_KIND_PROFILE,         /* store_profile_get */
     STORE_KIND_COUNT
 } store_kind;
 

@@ -1039,6 +1039,7 @@ const store_backend_ops store_memory_ops = {
     .audit_append = store_memory_audit_append,
     .audit_list = store_memory_audit_list,
     .adjust = store_memory_adjust,
+    .profile = store_memory_profile,
     .max_player_id = mem_max_player_id,
     .verify_ledger = mem_verify_ledger,
     .close = mem_close,

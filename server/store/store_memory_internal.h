@@ -98,4 +98,7 @@ void store_memory_data_free(store_memory *m);
 
 store_status store_memory_adjust(void *b, const store_in_adjust *in, int64_t *id, store_error *error);
 
+/* A player's profile (store_memory_profile.c). */
+store_status store_memory_profile(void *b, const store_in_profile *in, store_profile **out, store_error *error);
+
 #endif

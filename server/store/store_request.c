@@ -463,3 +463,19 @@ bool store_adjust(store *s, int64_t admin_id, int64_t player_id, int64_t units, 
     store_req_submit(r);
     return true;
 }
+
+bool store_profile_get(store *s, const store_profile_query *query, store_profile_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_PROFILE, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.profile = cb;
+    if (query == NULL || query->limit < 1 || query->limit > STORE_PROFILE_PAGE_MAX)
+        store_req_fail(r, STORE_INVALID, "A page of a profile is 1 to %d tables and hands.", STORE_PROFILE_PAGE_MAX);
+    else if (query->tables_before < 0 || query->hands_before < 0)
+        store_req_fail(r, STORE_INVALID, "A profile's page starts below a cursor of 0 or more.");
+    else
+        r->in.profile.query = *query;
+    store_req_submit(r);
+    return true;
+}

@@ -23,6 +23,7 @@
 
 #include "store_db.h"
 #include "store_key.h"
+#include "store_profile.h"
 #include "store_sqlite.h"
 #include "store_sqlite_error.h"
 
@@ -186,6 +187,12 @@ static store_status sqlite_player_tables(void *b, const store_in_player_tables *
     return store_history_player_tables(q->history, in->player_id, in->code, in->limit, out, n, error);
 }
 
+static store_status sqlite_profile(void *b, const store_in_profile *in, store_profile **out, store_error *error)
+{
+    store_sqlite *q = b;
+    return store_profile_read(q->db, q->path, &in->query, out, error);
+}
+
 static store_status sqlite_recover(void *b, store_recovery **out, store_error *error)
 {
     store_sqlite *q = b;
@@ -340,6 +347,7 @@ static const store_backend_ops sqlite_ops = {
     .audit_append = store_sqlite_audit_append,
     .audit_list = store_sqlite_audit_list,
     .adjust = store_sqlite_adjust,
+    .profile = sqlite_profile,
     .max_player_id = store_sqlite_max_player_id,
     .verify_ledger = sqlite_verify_ledger,
     .close = sqlite_close,

@@ -187,7 +187,9 @@ START_TEST(test_new_types_have_their_wire_names_in_order)
     ck_assert_str_eq(proto_type_name(PROTO_MY_TABLES), "my_tables");
     ck_assert_str_eq(proto_type_name(PROTO_PRESENCE), "presence");
     ck_assert_int_eq(PROTO_MY_TABLES, PROTO_REMOVE_MEMBER + 1);
-    ck_assert_int_eq(PROTO_TYPES, PROTO_PRESENCE + 1);
+    ck_assert_str_eq(proto_type_name(PROTO_PROFILE), "profile");
+    ck_assert_int_eq(PROTO_PROFILE, PROTO_PRESENCE + 1);
+    ck_assert_int_eq(PROTO_TYPES, PROTO_PROFILE + 1);
 }
 END_TEST
 

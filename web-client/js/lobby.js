@@ -462,7 +462,8 @@ export function updateLobby(container, app) {
     replace(greeting,
       h('span', {}, t('lobby.hello', { name: app.state.name })),
       account ? h('span', { class: 'badge-account', id: 'greeting-account' }, t('lobby.account', { account })) : null,
-      h('button', { type: 'button', class: 'link', id: 'change-name', onclick: () => app.editName() }, t('lobby.nameChange')));
+      h('button', { type: 'button', class: 'link', id: 'change-name', onclick: () => app.editName() }, t('lobby.nameChange')),
+      app.me() ? h('a', { class: 'profile-link', id: 'my-profile', href: `#/p/${app.me()}` }, t('profile.link')) : null);
   }
   const list = container.querySelector('#public-tables');
   if (list) {

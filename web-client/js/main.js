@@ -1,6 +1,6 @@
 /*
  * main — the client's entry point: the games' stylesheets, the language switch and connection
- * banner in the header, the router (#/ the lobby, #/t/CODE a table), the connection to the
+ * banner in the header, the router (#/ the lobby, #/t/CODE a table, #/p/<player id> a profile), the connection to the
  * server and the dispatch of its messages into the table store, the account actions (register,
  * log in, log out), and the one `app` object the pages act through.
  *
@@ -14,6 +14,7 @@ import { applyEvent, applyMissed, applySnapshot, applyView, newTable } from './s
 import { mountLobby, updateLobby, normalizeCode, listFilters, CODE_PATTERN, TABLES_PAGE } from './lobby.js';
 import { mountTable, nextHandText, updateTable } from './table.js';
 import { loadHistory } from './history.js';
+import { loadProfile, mountProfile, profileRef, profileTitle, updateProfile } from './profile.js';
 import { announceGames, gameFor, games, knownGames, onlyGame } from './games/registry.js';
 import { cutChars, limit, setLimits } from './limits.js';
 import { turnTitle } from './alerts.js';
@@ -229,6 +230,7 @@ function onWelcome(welcome) {
   state.resuming = state.firstWelcome && welcome.resumed;
   state.firstWelcome = false;
   if (state.route.page === 'table') joinIfNeeded(state.route.code);
+  else if (state.route.page === 'profile') loadProfile(app, state.route.player);
   else refreshTables();
   render();
 }
@@ -311,6 +313,8 @@ function joinIfNeeded(code) {
 /* --- routing --- */
 
 function parseRoute() {
+  const p = /^#\/p\/([^/?#]+)/.exec(location.hash);
+  if (p && profileRef(p[1])) return { page: 'profile', player: p[1] };
   const m = /^#\/t\/([A-Za-z0-9]+)/.exec(location.hash);
   if (m) {
     const code = normalizeCode(m[1]);
@@ -322,6 +326,7 @@ function parseRoute() {
 function route() {
   state.route = parseRoute();
   if (state.route.page === 'table') joinIfNeeded(state.route.code);
+  else if (state.route.page === 'profile') loadProfile(app, state.route.player);
   else refreshTables();
   render();
 }
@@ -358,13 +363,17 @@ function render() {
   const named = Boolean(state.name) && !state.editingName;
   const page = named ? state.route.page : 'lobby';
   /* the offered games too: a lobby drawn before the welcome announced them is drawn again */
-  const key = `${page}|${state.route.code || ''}|${lang()}|${named}|${app.account() || ''}|${games().map((g) => g.name)}`;
+  const key = `${page}|${state.route.code || state.route.player || ''}|${lang()}|${named}|${app.account() || ''}|${games().map((g) => g.name)}`;
   if (key !== mountedKey) {
     mountedKey = key;
     if (page === 'table') mountTable(main, app, state.route.code);
+    else if (page === 'profile') mountProfile(main, app, state.route.player);
     else mountLobby(main, app);
   }
-  if (page === 'table') {
+  if (page === 'profile') {
+    updateProfile(main, app, state.route.player);
+    document.title = `${profileTitle(app)} · ${t('app.title')}`;
+  } else if (page === 'table') {
     updateTable(main, app, state.route.code);
     document.title = turnTitle() || `${state.route.code} · ${t('app.title')}`;
   } else {

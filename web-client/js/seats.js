@@ -9,7 +9,8 @@
  * A seat with nobody in it shows no score and none of the game's badges or figures; between hands
  * a seat shows the last hand's figures (what it won, what it holds) only when its holder is the one who played
  * it (scene.handSeats), so a newcomer never seems to inherit what the last holder won. A player
- * connected but away from the table's page is shown "away", not online.
+ * connected but away from the table's page is shown "away", not online. A person's name links to
+ * their profile (#/p/<player id>).
  *
  * A scene is { seats, view, deciding, mySeat, scores, gameState, hostId, meId, options, phase, handSeats }:
  * seats and view as the server sent them, gameState the table's `game_state`, deciding a list of
@@ -131,7 +132,8 @@ export function renderSeat(game, scene, seat, controls) {
     avatar(s, playerName(scene.seats, seat),
       h('span', { class: `conn-dot ${s.player ? ({ online: 'on', away: 'away', offline: 'off' })[presence] : (s.bot ? 'on' : 'none')}`, 'aria-hidden': 'true' })),
     h('span', { class: 'seat-wind' }, t('wind.' + seat)),
-    h('span', { class: 'seat-name' }, playerName(scene.seats, seat))),
+    s.player ? h('a', { class: 'seat-name seat-profile', href: `#/p/${s.player}`, title: t('profile.of', { name: playerName(scene.seats, seat) }) },
+      playerName(scene.seats, seat)) : h('span', { class: 'seat-name' }, playerName(scene.seats, seat))),
   h('div', { class: 'seat-badges' }, badges),
   stats.length ? h('div', { class: 'seat-stats' }, stats) : null,
   decision ? decisionTimer(decision, s) : null,
