@@ -109,6 +109,7 @@ void store_hand_free(store_hand *hand)
     free(hand->actions);
     json_decref(hand->deal);
     json_decref(hand->game_state);
+    json_decref(hand->options);
     free(hand);
 }
 

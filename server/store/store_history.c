@@ -35,14 +35,14 @@ static const char *const history_sql[HISTORY_COUNT] = {
     /* A hand's start does not touch its table (one page less a hand): the count comes from both. */
     [HISTORY_OPEN_TABLES] = "SELECT id, game, options, host_player_id, code, is_public, seats, state, game_state,"
                             " max(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0)),"
-                            " turn_seconds FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
-    [HISTORY_UNFINISHED_HAND] = "SELECT id, number, seed, deal, game_state FROM hands"
+                            " turn_seconds, held, spectator_chat FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
+    [HISTORY_UNFINISHED_HAND] = "SELECT id, number, seed, deal, game_state, options FROM hands"
                                 " WHERE table_id = ?1 AND finished_at IS NULL ORDER BY number LIMIT 1",
     [HISTORY_HANDS_PAGE] = "SELECT id, number, game_state, started_at, finished_at, result FROM hands"
                            " WHERE table_id = ?1 AND number < ?2 AND finished_at IS NOT NULL"
                            " ORDER BY number DESC LIMIT ?3",
-    [HISTORY_HAND_BY_NUMBER] = "SELECT id, number, game_state, started_at, finished_at, result, seed, deal"
-                               " FROM hands WHERE table_id = ?1 AND number = ?2",
+    [HISTORY_HAND_BY_NUMBER] = "SELECT id, number, game_state, started_at, finished_at, result, seed, deal,"
+                               " options FROM hands WHERE table_id = ?1 AND number = ?2",
     /* A seat's rows all name the same player (or none, for a bot): max() picks it. */
     [HISTORY_HAND_SEATS] = "SELECT l.seat, l.player_id, l.units, p.nickname FROM"
                            " (SELECT seat, max(player_id) AS player_id, sum(units) AS units FROM ledger"
@@ -284,6 +284,15 @@ static store_status read_actions(store_history *h, store_hand *hand, store_error
     return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "loading a hand's actions");
 }
 
+/* The options a hand was played under (column i), NULL for a hand stored before they were kept. */
+static store_status hand_options(sqlite3_stmt *stmt, int i, store_hand *hand, store_error *error)
+{
+    if (sqlite3_column_type(stmt, i) == SQLITE_NULL)
+        return STORE_OK;
+    hand->options = stored_json(sqlite3_column_text(stmt, i), "options of hand", hand->id, error);
+    return hand->options != NULL ? STORE_OK : error->status;
+}
+
 /* The current row of HISTORY_HAND_BY_NUMBER, a finished hand, into a new *hand and summary. */
 static store_status read_hand_row(sqlite3_stmt *stmt, store_hand **hand, store_hand_summary *summary,
                                   store_error *error)
@@ -299,7 +308,9 @@ static store_status read_hand_row(sqlite3_stmt *stmt, store_hand **hand, store_h
     out->game_state = json_incref(summary->game_state);
     out->seed = (uint64_t)sqlite3_column_int64(stmt, 6); /* the same 64 bits the store wrote */
     out->deal = stored_json(sqlite3_column_text(stmt, 7), "deal of hand", out->id, error);
-    return out->deal ? STORE_OK : error->status;
+    if (out->deal == NULL)
+        return error->status;
+    return hand_options(stmt, 8, out, error);
 }
 
 store_status store_history_hand(store_history *h, int64_t table_id, int64_t number, store_hand **hand,
@@ -429,6 +440,8 @@ static store_status read_table_row(sqlite3_stmt *stmt, store_table *t, store_err
         return error->status;
     t->hands_played = sqlite3_column_int64(stmt, 9);
     t->turn_seconds = sqlite3_column_int(stmt, 10);
+    t->held = sqlite3_column_int(stmt, 11) != 0;
+    t->spectator_chat_off = sqlite3_column_int(stmt, 12) == 0;
     return STORE_OK;
 }
 
@@ -457,9 +470,10 @@ static store_status read_unfinished_hand(store_history *h, int64_t table_id, sto
     hand->deal = stored_json(sqlite3_column_text(stmt, 3), "deal of hand", hand->id, error);
     hand->game_state = hand->deal ? stored_json(sqlite3_column_text(stmt, 4), "game state of hand", hand->id, error)
                                   : NULL;
+    store_status status = hand->game_state != NULL ? hand_options(stmt, 5, hand, error) : error->status;
     sqlite3_reset(stmt);
-    if (hand->game_state == NULL)
-        return error->status;
+    if (status != STORE_OK)
+        return status;
     return read_actions(h, hand, error);
 }
 
