@@ -122,8 +122,10 @@ export function renderHeld(ts) {
     : h('p', { class: 'notice warn held-banner', id: 'table-held', role: 'status' }, t('table.held'));
 }
 
+/* +12, −4 (a real minus sign), 0: as the seats show scores. */
 function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
+  if (n > 0) return `+${n}`;
+  return n < 0 ? `−${-n}` : '0';
 }
 
 /* The final scoreboard of a session the host ended, shown until the player leaves the page. */
@@ -133,7 +135,7 @@ export function renderScoreboard(ts, app) {
   return h('section', { id: 'final-scoreboard', class: 'card final-scoreboard', 'aria-labelledby': 'final-title' },
     h('h2', { id: 'final-title' }, t('table.ended')),
     h('p', { class: 'muted' }, t('table.endedHands', { n: ended.hands })),
-    h('table', { class: 'scoreboard' },
+    ended.scoreboard.length === 0 ? null : h('table', { class: 'scoreboard' },
       h('caption', {}, t('table.scoreboard')),
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col' }, t('table.scorePlayer')),
