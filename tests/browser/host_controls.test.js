@@ -132,7 +132,7 @@ describe('the host controls a session', () => {
     await host.waitForFunction((b) => document.querySelector('#table-rules').innerText !== b, before);
     await host.click('#end-table');
     await host.click('#end-table-confirm');
-    await host.waitForSelector('#final-scoreboard:has-text("0 hands played")');
+    await host.waitForSelector('#final-scoreboard:has-text("Hands played: 0")');
     assert.equal(await host.locator('#final-scoreboard table').count(), 0);
     assert.deepEqual(host.errors, []);
     await host.context().close();

@@ -247,7 +247,7 @@ const EN = {
   'table.held': 'Paused by the host: no next hand starts until the host resumes.',
   'table.heldAfterHand': 'The host will pause the table after this hand.',
   'table.ended': 'The session is over',
-  'table.endedHands': '{n} hands played',
+  'table.endedHands': 'Hands played: {n}',
   'table.scoreboard': 'Final scoreboard',
   'table.scorePlayer': 'Player',
   'table.scoreTotal': 'Total',

@@ -135,7 +135,7 @@ export function updateTable(container, app, code) {
 
 function renderBar(ts, app, game) {
   const link = tableLink(ts.code);
-  const share = ts.isPublic ? null : h('div', { class: 'share' },
+  const share = ts.isPublic || ts.phase === 'closed' ? null : h('div', { class: 'share' },
     h('span', { class: 'share-label' }, t('table.shareHint')),
     h('input', { id: 'share-link', class: 'share-link', readonly: true, value: link, 'aria-label': t('table.copyLink'),
       onfocus: (e) => e.target.select() }),
