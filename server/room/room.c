@@ -1153,10 +1153,11 @@ static void pass_host(room *r, const player *leaving)
     for (int i = 0; i < r->n_members && r->host_id == 0; i++)
         if (r->members[i].p != leaving)
             r->host_id = r->members[i].p->id;
-    if (r->host_id != 0) {
-        char ref[REF_SIZE];
-        room_broadcast(r, json_pack("{s:s, s:s}", "kind", "host", "player", player_ref(r->host_id, ref)));
-    }
+    for (int i = 0; i < r->n_members && r->host_id != 0; i++)
+        if (r->members[i].p->id == r->host_id) {
+            room_broadcast(r, room_event_with_player("host", r->members[i].p)); /* as set_host tells it */
+            break;
+        }
 }
 
 /* The player stops being a member; a seat in a hand is played by the bot to its end, then freed. */

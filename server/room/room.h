@@ -3,7 +3,9 @@
  * empty), spectators, the hand being played and what carries from hand to hand (the game's
  * table state; the running scores, which are the players' holding the seats, not the seats':
  * PROTOCOL.md, "Scores follow players"). It decides whose turn it is, runs the turn timer and the bots, and sends
- * every member its own view of each event, numbered by the table's sequence.
+ * every member its own view of each event, numbered by the table's sequence. Its host locks it,
+ * removes people, hands hosting on, changes the rules between hands (each hand keeps those it
+ * was played under), holds it between hands, turns watchers' chat off and ends the session.
  *
  * Persistence (DESIGN.md, "Flow of one move"): with a store, a table is first saved when its
  * first hand starts (one never played leaves nothing behind), then when its seats, host or state

@@ -359,6 +359,7 @@ START_TEST(test_a_restart_keeps_the_hosts_options_hold_and_watchers_chat_and_eac
     table_with_bots(&a);
     table_ok(&a, json_pack("{s:s, s:b}", "type", "hold_table", "held", 1));
     ck_assert(tc_play_until(&a, 1, 30000, true));
+    json_t *first_net = json_deep_copy(json_object_get(a.last_result, "net"));
     table_ok(&a, json_pack("{s:s, s:{s:i}}", "type", "set_options", "options", "stake", 3));
     table_ok(&a, json_pack("{s:s, s:b}", "type", "spectator_chat", "on", 0));
     char token[80], code[16], me[16];
@@ -384,6 +385,14 @@ START_TEST(test_a_restart_keeps_the_hosts_options_hold_and_watchers_chat_and_eac
     ck_assert_msg(started == NULL, "a held table started a hand after the restart");
     table_ok(&back, json_pack("{s:s, s:b}", "type", "hold_table", "held", 0));
     ck_assert(tc_play_until(&back, 1, 30000, true));
+    /* hand 1's replay settles it as it was played, at stake 1, not at the table's stake 3 now */
+    json_t *replay = request_ok(&back, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", code, "hand", 1), "replay");
+    const json_t *frames = json_object_get(replay, "frames");
+    const json_t *last = json_object_get(json_array_get(frames, json_array_size(frames) - 1), "view");
+    ck_assert_msg(json_equal(json_object_get(json_object_get(last, "result"), "net"), first_net),
+                  "hand 1 replays with other nets than it was settled with");
+    json_decref(replay);
+    json_decref(first_net);
     stop_server(SIGTERM);
     tc_close(&back);
 
