@@ -112,6 +112,9 @@ describe('the host controls a session', () => {
     const score = ended.event.scoreboard[0].score;
     const shown = await host.$eval('#final-scoreboard tbody td.num', (td) => td.textContent);
     assert.equal(shown, score > 0 ? `+${score}` : score < 0 ? `−${-score}` : '0');
+    /* back in the lobby, the table is among the player's past tables, closed, with its history */
+    await host.click('#back-to-lobby');
+    await host.waitForSelector(`#past-tables .past-table[data-code="${code}"][data-closed="true"]`);
     assert.deepEqual(host.errors, []);
     assert.deepEqual(guest.errors, []);
     await host.context().close();
