@@ -955,6 +955,17 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
             r->tallies[r->n_tallies++] = (tally){.player_id = t->player_scores[i].player_id,
                                                  .score = t->player_scores[i].score};
     }
+    /* who played here and how many hands, for the session's final scoreboard */
+    for (size_t i = 0; i < t->n_player_scores && r->n_played < ROOM_TALLIES; i++) {
+        const store_player_score *ps = &t->player_scores[i];
+        if (ps->hands <= 0)
+            continue;
+        session_player *sp = &r->played[r->n_played++];
+        *sp = (session_player){.player_id = ps->player_id, .hands = ps->hands};
+        for (int s = 0; s < GAME_SEATS; s++)
+            if (seated[s] != NULL && seated[s]->id == ps->player_id)
+                snprintf(sp->name, sizeof sp->name, "%s", seated[s]->name);
+    }
     if (t->hand != NULL && !replay_hand(r, t->hand, msg, msg_size)) {
         room_destroy(r);
         return NULL;
@@ -1417,8 +1428,10 @@ static json_t *scoreboard_json(const room *r)
     json_t *board = json_array();
     for (int i = 0; i < n; i++) {
         char ref[REF_SIZE];
+        const player *now = member_by_id(r, sorted[i].player_id);
+        const char *name = sorted[i].name[0] != '\0' || now == NULL ? sorted[i].name : now->name; /* known again */
         json_array_append_new(board, json_pack("{s:s, s:s, s:I, s:I}", "player", player_ref(sorted[i].player_id, ref),
-                                               "name", sorted[i].name, "score", (json_int_t)scores[i], "hands",
+                                               "name", name, "score", (json_int_t)scores[i], "hands",
                                                (json_int_t)sorted[i].hands));
     }
     return board;

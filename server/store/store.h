@@ -302,6 +302,7 @@ typedef struct store_hand {
 typedef struct store_player_score {
     int64_t player_id;
     int64_t score;
+    int64_t hands;           /* the hands they played at the table (those with ledger rows) */
 } store_player_score;
 
 typedef struct store_open_table {

@@ -49,7 +49,8 @@ static const char *const history_sql[HISTORY_COUNT] = {
                            " WHERE hand_id = ?1 GROUP BY seat) AS l"
                            " LEFT JOIN players AS p ON p.id = l.player_id",
     [HISTORY_HAND_ACTIONS] = "SELECT seq, seat, action FROM hand_actions WHERE hand_id = ?1 ORDER BY seq",
-    [HISTORY_TABLE_SCORES] = "SELECT l.seat, l.player_id, sum(l.units) FROM hands AS h CROSS JOIN ledger AS l"
+    [HISTORY_TABLE_SCORES] = "SELECT l.seat, l.player_id, sum(l.units), count(DISTINCT l.hand_id)"
+                             " FROM hands AS h CROSS JOIN ledger AS l"
                              " ON l.hand_id = h.id WHERE h.table_id = ?1 GROUP BY l.seat, l.player_id",
     [HISTORY_NICKNAME] = "SELECT nickname FROM players WHERE id = ?1",
     /* Through the player's own rows (ledger_by_player), a handful of tables each. */
@@ -348,11 +349,12 @@ store_status store_history_hand(store_history *h, int64_t table_id, int64_t numb
 /* ---- Recovery ---- */
 
 /* Adds units to the player's score in the list (a new entry for a player not in it yet). */
-static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_id, int64_t units)
+static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_id, int64_t units, int64_t hands)
 {
     for (size_t i = 0; i < ot->n_player_scores; i++)
-        if (ot->player_scores[i].player_id == player_id) {
+        if (ot->player_scores[i].player_id == player_id) { /* another seat of theirs: other hands */
             ot->player_scores[i].score += units;
+            ot->player_scores[i].hands += hands;
             return true;
         }
     if (ot->n_player_scores == *cap) {
@@ -363,7 +365,7 @@ static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_i
         ot->player_scores = grown;
         *cap = grown_cap;
     }
-    ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = player_id, .score = units};
+    ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = player_id, .score = units, .hands = hands};
     return true;
 }
 
@@ -389,7 +391,8 @@ static store_status read_scores(store_history *h, store_open_table *ot, store_er
         for (int s = 0; s < STORE_SEATS; s++)
             if (bot_row ? s == seat && seats[s].player_id <= 0 && seats[s].bot : seats[s].player_id == player_id)
                 scores[s] += units;
-        if (!bot_row && !add_player_score(ot, &cap, player_id, units)) {
+        const int64_t hands = sqlite3_column_int64(stmt, 3);
+        if (!bot_row && !add_player_score(ot, &cap, player_id, units, hands)) {
             sqlite3_reset(stmt);
             return store_error_set(error, STORE_INTERNAL, "Out of memory while adding up a table's scores.");
         }

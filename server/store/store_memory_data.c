@@ -871,6 +871,17 @@ static bool recover_table(store_memory *m, const store_table *t, store_open_tabl
         }
         ot->player_scores[k].score += row->units;
     }
+    /* the hands each played: a hand's rows are written together, so a new hand id is a new hand */
+    for (size_t k = 0; k < ot->n_player_scores; k++) {
+        int64_t last_hand = 0;
+        for (size_t i = 0; i < m->n_rows; i++) {
+            const store_memory_row *row = &m->ledger[i];
+            if (row->table_id != t->id || row->player_id != ot->player_scores[k].player_id || row->hand_id == last_hand)
+                continue;
+            last_hand = row->hand_id;
+            ot->player_scores[k].hands++;
+        }
+    }
     const mem_hand *open = open_hand_of(m, t->id);
     if (open != NULL) {
         ot->hand = copy_hand(open);

@@ -384,6 +384,10 @@ START_TEST(test_a_restart_keeps_the_hosts_options_hold_and_watchers_chat_and_eac
     json_t *started = wait_frame(&back, "event", "hand_started", 600);
     ck_assert_msg(started == NULL, "a held table started a hand after the restart");
     table_ok(&back, json_pack("{s:s, s:b}", "type", "hold_table", "held", 0));
+    json_t *second_start = wait_frame(&back, "event", "hand_started", 5000);
+    ck_assert_msg(second_start != NULL, "resuming did not start the next hand");
+    json_decref(second_start);
+    table_ok(&back, json_pack("{s:s, s:b}", "type", "hold_table", "held", 1)); /* after this hand */
     ck_assert(tc_play_until(&back, 1, 30000, true));
     /* hand 1's replay settles it as it was played, at stake 1, not at the table's stake 3 now */
     json_t *replay = request_ok(&back, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", code, "hand", 1), "replay");
@@ -393,6 +397,19 @@ START_TEST(test_a_restart_keeps_the_hosts_options_hold_and_watchers_chat_and_eac
                   "hand 1 replays with other nets than it was settled with");
     json_decref(replay);
     json_decref(first_net);
+    /* the session's scoreboard counts the hands of both sides of the restart (a watcher reads it:
+     * the host's own copy arrives before the answer to end_table) */
+    table_client w;
+    connect_as(&w, "Watcher", NULL);
+    json_decref(request_ok(&w, json_pack("{s:s, s:s}", "type", "join_table", "code", code), "snapshot"));
+    table_ok(&back, json_pack("{s:s}", "type", "end_table"));
+    json_t *ended = wait_frame(&w, "event", "table_ended", 5000);
+    tc_close(&w);
+    ck_assert_msg(ended != NULL, "no table_ended");
+    const json_t *row = json_array_get(json_object_get(json_object_get(ended, "event"), "scoreboard"), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(row, "hands")), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(row, "name")), "Ah Ma");
+    json_decref(ended);
     stop_server(SIGTERM);
     tc_close(&back);
 

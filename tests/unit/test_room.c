@@ -585,7 +585,7 @@ START_TEST(test_a_restored_table_gives_a_returning_player_their_own_score_and_a_
     char msg[GAME_MESSAGE_SIZE];
     json_t *options = game_tiengow.options_parse(NULL, msg, sizeof msg);
     json_t *state = game_tiengow.table_state_new(options, 1);
-    store_player_score kept[] = {{players[0].id, 5}, {players[1].id, -7}, {players[3].id, 2}};
+    store_player_score kept[] = {{players[0].id, 5, 3}, {players[1].id, -7, 3}, {players[3].id, 2, 1}};
     store_open_table t = {.table = {.id = 1, .options = options, .game_state = state, .hands_played = 3, .turn_seconds = 30},
                           .scores = {5, 0, 0, 0},
                           .player_scores = kept,
@@ -1006,7 +1006,10 @@ START_TEST(test_a_restarted_table_keeps_its_host_options_hold_and_watchers_chat)
     room_destroy(r); /* the server stopped */
     r = NULL;
     for (int i = 0; i < 2; i++)
+    {
         players[i] = (player){.id = players[i].id, .client = (struct client *)&fake_client};
+        snprintf(players[i].name, sizeof players[i].name, "P%d", i);
+    }
     r = room_restore(&env, &game_tiengow, t, seated, 9, msg, sizeof msg);
     ck_assert_msg(r != NULL, "%s", msg);
     store_recovery_free(rec);
@@ -1017,6 +1020,19 @@ START_TEST(test_a_restarted_table_keeps_its_host_options_hold_and_watchers_chat)
     ck_assert(!uv_is_active((uv_handle_t *)&r->next_hand_timer)); /* held: no hand starts by itself */
     run_for(100);
     ck_assert_uint_eq(room_hands_played(r), 1);
+    /* the session's scoreboard still counts the hand played before the restart */
+    ck_assert_ptr_null(room_end(r, &players[1], msg, sizeof msg));
+    const json_t *board = json_object_get(json_object_get(last_frame(&players[0], "event", "table_ended"), "event"), "scoreboard");
+    ck_assert_uint_eq(json_array_size(board), 2);
+    for (size_t k = 0; k < 2; k++) {
+        const json_t *row = json_array_get(board, k);
+        ck_assert_int_eq(json_integer_value(json_object_get(row, "hands")), 1);
+        bool p0 = json_integer_value(json_object_get(row, "score")) == r->scores[0] &&
+                  strcmp(json_string_value(json_object_get(row, "name")), "P0") == 0;
+        bool p1 = json_integer_value(json_object_get(row, "score")) == r->scores[1] &&
+                  strcmp(json_string_value(json_object_get(row, "name")), "P1") == 0;
+        ck_assert_msg(p0 || p1, "row %zu names nobody who played with their score", k);
+    }
     json_decref(stake4);
 }
 END_TEST
