@@ -391,12 +391,23 @@ static void create_table(request *q)
 
 /* --- history --- */
 
+/* Each hand of a history or replay reply names the options it was played under: the table's may
+ * have changed since (set_options), and a settlement is explained with its own stake. */
+static void add_hand_options(json_t *entry, const json_t *hand_options, const json_t *table_options)
+{
+    const json_t *options = hand_options != NULL ? hand_options : table_options;
+    if (entry != NULL && options != NULL)
+        json_object_set(entry, "options", (json_t *)options);
+}
+
 static void on_history(void *ctx, const store_error *error, const store_hand_summary *hands, size_t n)
 {
     lobby_pending *w = ctx;
     if (lobby_pending_end(w)) {
         if (error->status == STORE_OK) {
             json_t *reply = history_hands_json(w->code, hands, n);
+            for (size_t i = 0; i < n; i++) /* history_hands_json lists the hands in the order given */
+                add_hand_options(json_array_get(json_object_get(reply, "hands"), i), hands[i].options, w->options);
             if (w->id != NULL)
                 json_object_set(reply, "id", w->id);
             lobby_send_json(w->c, reply);
@@ -417,6 +428,7 @@ static void on_replay(void *ctx, const store_error *error, const store_hand *han
                                                                         w->c->p->id, msg, sizeof msg)
                                                   : NULL;
         if (reply != NULL) {
+            add_hand_options(reply, options, NULL);
             if (w->id != NULL)
                 json_object_set(reply, "id", w->id);
             lobby_send_json(w->c, reply);

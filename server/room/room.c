@@ -571,10 +571,12 @@ static void reschedule_seat(room *r, int seat)
     }
 }
 
+/* The pause between hands is over. A held table starts nothing by itself; a start already asked
+ * (the host's start, everyone ready, a save it waits for) goes ahead and the hold applies after. */
 static void on_next_hand_timer(uv_timer_t *timer)
 {
     room *r = timer->data;
-    if (r->state == ROOM_BETWEEN_HANDS)
+    if (r->state == ROOM_BETWEEN_HANDS && !r->held)
         start_hand(r);
 }
 
@@ -690,7 +692,7 @@ static void on_hand_begun(void *ctx, const store_error *error, int64_t id)
 static void start_hand(room *r)
 {
     uv_timer_stop(&r->next_hand_timer);
-    if (r->writing != WRITE_NONE || r->paused || r->parked || r->held)
+    if (r->writing != WRITE_NONE || r->paused || r->parked)
         return;
     if (!all_seats_filled(r)) {
         r->state = ROOM_WAITING;
@@ -1511,7 +1513,8 @@ const char *room_ready(room *r, player *p, char *msg, size_t msg_size)
         if (st->p != NULL && player_connected(st->p) && !find_member(r, st->p)->ready)
             return NULL; /* still waiting for someone */
     }
-    start_hand(r);
+    if (!r->held) /* held: ready is noted, the host resumes */
+        start_hand(r);
     return NULL;
 }
 

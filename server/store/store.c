@@ -117,6 +117,7 @@ void store_summary_clear(store_hand_summary *summary)
 {
     json_decref(summary->game_state);
     json_decref(summary->result);
+    json_decref(summary->options);
     memset(summary, 0, sizeof *summary);
 }
 

@@ -340,6 +340,7 @@ typedef struct store_hand_summary {
     char nicknames[STORE_SEATS][STORE_NAME_MAX + 1];  /* those players' current nicknames, "" for a bot */
     int64_t units[STORE_SEATS];              /* per seat, the sum of the hand's ledger rows */
     json_t *result;                          /* the stored result, NULL while unfinished */
+    json_t *options;                         /* the options it was played under, NULL: the table's */
 } store_hand_summary;
 
 /* Answers valid only during the callback (the store frees them after it returns). */

@@ -30,7 +30,7 @@ typedef enum history_stmt {
     HISTORY_COUNT
 } history_stmt;
 
-/* The first six columns of the two hand queries are read by read_summary_row. */
+/* The first seven columns of the two hand queries are read by read_summary_row. */
 static const char *const history_sql[HISTORY_COUNT] = {
     /* A hand's start does not touch its table (one page less a hand): the count comes from both. */
     [HISTORY_OPEN_TABLES] = "SELECT id, game, options, host_player_id, code, is_public, seats, state, game_state,"
@@ -38,11 +38,11 @@ static const char *const history_sql[HISTORY_COUNT] = {
                             " turn_seconds, held, spectator_chat FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
     [HISTORY_UNFINISHED_HAND] = "SELECT id, number, seed, deal, game_state, options FROM hands"
                                 " WHERE table_id = ?1 AND finished_at IS NULL ORDER BY number LIMIT 1",
-    [HISTORY_HANDS_PAGE] = "SELECT id, number, game_state, started_at, finished_at, result FROM hands"
+    [HISTORY_HANDS_PAGE] = "SELECT id, number, game_state, started_at, finished_at, result, options FROM hands"
                            " WHERE table_id = ?1 AND number < ?2 AND finished_at IS NOT NULL"
                            " ORDER BY number DESC LIMIT ?3",
-    [HISTORY_HAND_BY_NUMBER] = "SELECT id, number, game_state, started_at, finished_at, result, seed, deal,"
-                               " options FROM hands WHERE table_id = ?1 AND number = ?2",
+    [HISTORY_HAND_BY_NUMBER] = "SELECT id, number, game_state, started_at, finished_at, result, options, seed,"
+                               " deal FROM hands WHERE table_id = ?1 AND number = ?2",
     /* A seat's rows all name the same player (or none, for a bot): max() picks it. */
     [HISTORY_HAND_SEATS] = "SELECT l.seat, l.player_id, l.units, p.nickname FROM"
                            " (SELECT seat, max(player_id) AS player_id, sum(units) AS units FROM ledger"
@@ -120,7 +120,8 @@ static void copy_text(char *out, size_t cap, sqlite3_stmt *stmt, int column)
 
 /* ---- Summaries ---- */
 
-/* Columns 0 to 5 of a hand query into s (result parsed when the hand is finished). */
+/* Columns 0 to 6 of a hand query into s (result parsed when the hand is finished; options NULL for
+ * a hand stored before they were kept with it). */
 static store_status read_summary_row(sqlite3_stmt *stmt, store_hand_summary *s, store_error *error)
 {
     memset(s, 0, sizeof *s);
@@ -131,6 +132,11 @@ static store_status read_summary_row(sqlite3_stmt *stmt, store_hand_summary *s, 
         return error->status;
     s->started_at_ms = sqlite3_column_int64(stmt, 3);
     s->finished_at_ms = sqlite3_column_int64(stmt, 4); /* NULL reads as 0 */
+    if (sqlite3_column_type(stmt, 6) != SQLITE_NULL) {
+        s->options = stored_json(sqlite3_column_text(stmt, 6), "options of hand", s->id, error);
+        if (s->options == NULL)
+            return error->status;
+    }
     if (sqlite3_column_type(stmt, 5) == SQLITE_NULL)
         return STORE_OK;
     s->result = stored_json(sqlite3_column_text(stmt, 5), "result of hand", s->id, error);
@@ -307,11 +313,10 @@ static store_status read_hand_row(sqlite3_stmt *stmt, store_hand **hand, store_h
     out->id = summary->id;
     out->number = summary->number;
     out->game_state = json_incref(summary->game_state);
-    out->seed = (uint64_t)sqlite3_column_int64(stmt, 6); /* the same 64 bits the store wrote */
-    out->deal = stored_json(sqlite3_column_text(stmt, 7), "deal of hand", out->id, error);
-    if (out->deal == NULL)
-        return error->status;
-    return hand_options(stmt, 8, out, error);
+    out->options = summary->options != NULL ? json_incref(summary->options) : NULL;
+    out->seed = (uint64_t)sqlite3_column_int64(stmt, 7); /* the same 64 bits the store wrote */
+    out->deal = stored_json(sqlite3_column_text(stmt, 8), "deal of hand", out->id, error);
+    return out->deal ? STORE_OK : error->status;
 }
 
 store_status store_history_hand(store_history *h, int64_t table_id, int64_t number, store_hand **hand,

@@ -673,6 +673,7 @@ static bool fill_summary(store_memory *m, const mem_hand *h, store_hand_summary 
     s->finished_at_ms = h->pub.finished_at_ms;
     s->game_state = json_deep_copy(h->pub.game_state);
     s->result = h->pub.result ? json_deep_copy(h->pub.result) : NULL;
+    s->options = h->pub.options ? json_deep_copy(h->pub.options) : NULL;
     for (size_t i = 0; i < m->n_rows; i++) {
         const store_memory_row *r = &m->ledger[i];
         if (r->hand_id != h->pub.id)
@@ -683,7 +684,8 @@ static bool fill_summary(store_memory *m, const mem_hand *h, store_hand_summary 
     }
     for (int seat = 0; seat < STORE_SEATS; seat++)
         snprintf(s->nicknames[seat], sizeof s->nicknames[seat], "%s", nickname_of(m, s->player_ids[seat]));
-    return s->game_state != NULL && (h->pub.result == NULL || s->result != NULL);
+    return s->game_state != NULL && (h->pub.result == NULL || s->result != NULL) &&
+           (h->pub.options == NULL || s->options != NULL);
 }
 
 static int by_number_descending(const void *a, const void *b)

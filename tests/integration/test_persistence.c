@@ -358,7 +358,7 @@ START_TEST(test_a_restart_keeps_the_hosts_options_hold_and_watchers_chat_and_eac
     connect_as(&a, "Ah Ma", NULL);
     table_with_bots(&a);
     table_ok(&a, json_pack("{s:s, s:b}", "type", "hold_table", "held", 1));
-    ck_assert(tc_play_until(&a, 1, 30000, true));
+    ck_assert_msg(tc_play_until(&a, 1, 30000, true), "a hold asked as the first hand starts stopped it");
     json_t *first_net = json_deep_copy(json_object_get(a.last_result, "net"));
     table_ok(&a, json_pack("{s:s, s:{s:i}}", "type", "set_options", "options", "stake", 3));
     table_ok(&a, json_pack("{s:s, s:b}", "type", "spectator_chat", "on", 0));

@@ -910,6 +910,21 @@ START_TEST(test_a_held_table_starts_no_next_hand_until_the_host_resumes)
 }
 END_TEST
 
+START_TEST(test_a_hold_asked_while_the_hands_start_is_being_stored_lets_that_hand_start)
+{
+    open_table(&game_tiengow, 1, 30);
+    r->env.next_hand_ms = 30;
+    char msg[GAME_MESSAGE_SIZE];
+    ck_assert_ptr_null(room_start(r, &players[0], msg, sizeof msg)); /* the table's first save is on its way */
+    ck_assert(!hand_is_on());
+    ck_assert_ptr_null(room_hold(r, &players[0], true, msg, sizeof msg));
+    ck_assert_msg(run_until(hand_is_on, 2000), "the hand asked for before the hold did not start");
+    play_hand_to_end(0);
+    run_for(200);
+    ck_assert_uint_eq(room_hands_played(r), 1); /* and the hold applies after it */
+}
+END_TEST
+
 START_TEST(test_end_table_between_hands_sends_the_final_scoreboard_and_closes_the_table)
 {
     open_table(&game_tiengow, 2, 30);
@@ -1060,6 +1075,7 @@ Suite *room_suite(void)
     tcase_add_test(host, test_set_host_hands_hosting_to_a_member_present_and_refuses_anyone_else);
     tcase_add_test(host, test_set_options_between_hands_is_checked_by_the_game_and_each_hand_keeps_its_own);
     tcase_add_test(host, test_a_held_table_starts_no_next_hand_until_the_host_resumes);
+    tcase_add_test(host, test_a_hold_asked_while_the_hands_start_is_being_stored_lets_that_hand_start);
     tcase_add_test(host, test_end_table_between_hands_sends_the_final_scoreboard_and_closes_the_table);
     tcase_add_test(host, test_watchers_chat_can_be_turned_off_and_on_by_the_host_and_players_always_chat);
     tcase_add_test(host, test_a_restarted_table_keeps_its_host_options_hold_and_watchers_chat);
