@@ -395,7 +395,18 @@ START_TEST(test_a_restart_keeps_the_hosts_options_hold_and_watchers_chat_and_eac
     const json_t *last = json_object_get(json_array_get(frames, json_array_size(frames) - 1), "view");
     ck_assert_msg(json_equal(json_object_get(json_object_get(last, "result"), "net"), first_net),
                   "hand 1 replays with other nets than it was settled with");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(replay, "options"), "stake")), 1);
     json_decref(replay);
+    /* and the history names each hand's own options, to explain its settlement with */
+    json_t *history = request_ok(&back, json_pack("{s:s, s:s}", "type", "history", "code", code), "history");
+    const json_t *hands = json_object_get(history, "hands");
+    ck_assert_uint_eq(json_array_size(hands), 2);
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *entry = json_array_get(hands, i);
+        json_int_t number = json_integer_value(json_object_get(entry, "hand"));
+        ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(entry, "options"), "stake")), number == 1 ? 1 : 3);
+    }
+    json_decref(history);
     json_decref(first_net);
     /* the session's scoreboard counts the hands of both sides of the restart (a watcher reads it:
      * the host's own copy arrives before the answer to end_table) */
