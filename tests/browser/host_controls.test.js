@@ -59,6 +59,12 @@ describe('the host controls a session', () => {
     assert.match(await guest.innerText('#chat-status'), /turned chat off for watchers/);
     await guest.waitForSelector('#chat-log .chat-chat_off');
     assert.match(await host.innerText('#spectator-chat-toggle'), /on/);
+    await guest.locator('#chat').scrollIntoViewIfNeeded();
+    await shot(guest, 'watcher-chat-off-en-1280');
+    await guest.setViewportSize({ width: 375, height: 667 });
+    await guest.locator('#chat').scrollIntoViewIfNeeded();
+    await shot(guest, 'watcher-chat-off-en-375');
+    await guest.setViewportSize({ width: 1280, height: 900 });
 
     /* held during the hand: said now, and after the hand no next hand starts */
     await host.click('#hold-table');
@@ -89,6 +95,8 @@ describe('the host controls a session', () => {
     assert.deepEqual([...change.event.changed].sort(), ['stake', 'wen_zun']);
 
     /* hosting to the watcher: the panel moves with it */
+    await host.locator('#host-panel').scrollIntoViewIfNeeded();
+    await shot(host, 'panel-with-watcher-en-1280');
     await host.selectOption('#host-target', { label: 'Bo Bo' });
     await host.click('#set-host');
     await guest.waitForSelector('#host-panel');

@@ -30,6 +30,7 @@
  * Nothing here reads a game's view or result beyond what every game has (registry.js).
  */
 import { gameFor } from './games/registry.js';
+import { has, t } from './i18n.js';
 
 export function newTable(code) {
   return {
@@ -173,11 +174,22 @@ function followWatchers(ts, ev, seatsBefore) {
 /* The most lines the chat panel keeps. */
 export const CHAT_KEPT = 200;
 
+/* An option's label as the game's rules editor shows it (games/<game>/strings.js: "<prefix>.opt.<key>"),
+ * else the key itself. */
+function optionLabel(ts, key) {
+  const prefix = String(gameFor(ts.info && ts.info.game).titleKey || '').split('.')[0];
+  const label = `${prefix}.opt.${key}`;
+  return prefix && has(label) ? t(label) : key;
+}
+
 /* The chat panel's note of what the host did (a new host, rules, hold, watchers' chat), or null. */
-function hostNoteOf(ev) {
+function hostNoteOf(ts, ev) {
   switch (ev.kind) {
     case 'host': return { kind: 'host', player: ev.player, from: ev.name || ev.player, text: '' };
-    case 'options': return { kind: 'options', player: ev.by, from: (ev.changed || []).join(', '), text: '' };
+    case 'options': {
+      const changed = Array.isArray(ev.changed) ? ev.changed.filter((k) => typeof k === 'string') : [];
+      return { kind: 'options', player: ev.by, from: changed.map((k) => optionLabel(ts, k)).join(' · '), text: '' };
+    }
     case 'held': return { kind: ev.held ? 'held' : 'unheld', player: null, from: '', text: '' };
     case 'spectator_chat': return { kind: ev.on ? 'chat_on' : 'chat_off', player: null, from: '', text: '' };
     default: return null;
@@ -186,7 +198,7 @@ function hostNoteOf(ev) {
 
 /* A chat line, or who came and went, for the chat panel. */
 function followChat(ts, ev) {
-  const hostNote = hostNoteOf(ev);
+  const hostNote = hostNoteOf(ts, ev);
   if (hostNote) {
     ts.chat.push(hostNote);
     if (ts.chat.length > CHAT_KEPT) ts.chat.splice(0, ts.chat.length - CHAT_KEPT);
