@@ -1350,7 +1350,8 @@ const char *room_set_options(room *r, player *p, const json_t *options, char *ms
     if (error != NULL)
         return error;
     if (seats_locked(r))
-        return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "The rules change between hands; hold the table and change them after this hand.");
+        return FAIL(PROTO_ERR_HAND_IN_PROGRESS,
+                    "The rules change between hands; hold the table and change them after this hand.");
     json_t *next = r->game->options_parse(options, msg, msg_size);
     if (next == NULL)
         return proto_error_name(PROTO_ERR_BAD_OPTIONS);
@@ -1370,8 +1371,8 @@ const char *room_set_options(room *r, player *p, const json_t *options, char *ms
     json_decref(r->options);
     r->options = next;
     char ref[REF_SIZE];
-    room_broadcast(r, json_pack("{s:s, s:O, s:o, s:s}", "kind", "options", "options", r->options, "changed", changed, "by",
-                                player_ref(p->id, ref)));
+    room_broadcast(r, json_pack("{s:s, s:O, s:o, s:s}", "kind", "options", "options", r->options, "changed", changed,
+                                "by", player_ref(p->id, ref)));
     save_table(r);
     return NULL;
 }
@@ -1445,7 +1446,8 @@ const char *room_end(room *r, player *p, char *msg, size_t msg_size)
     if (error != NULL)
         return error;
     if (seats_locked(r))
-        return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "The session ends between hands; hold the table and end it after this hand.");
+        return FAIL(PROTO_ERR_HAND_IN_PROGRESS,
+                    "The session ends between hands; hold the table and end it after this hand.");
     char ref[REF_SIZE];
     room_broadcast(r, json_pack("{s:s, s:I, s:o, s:s}", "kind", "table_ended", "hands", (json_int_t)r->hands_played,
                                 "scoreboard", scoreboard_json(r), "by", player_ref(p->id, ref)));

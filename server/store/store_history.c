@@ -35,7 +35,8 @@ static const char *const history_sql[HISTORY_COUNT] = {
     /* A hand's start does not touch its table (one page less a hand): the count comes from both. */
     [HISTORY_OPEN_TABLES] = "SELECT id, game, options, host_player_id, code, is_public, seats, state, game_state,"
                             " max(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0)),"
-                            " turn_seconds, held, spectator_chat FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
+                            " turn_seconds, held, spectator_chat FROM game_tables AS t WHERE state <> 'closed'"
+                            " ORDER BY id",
     [HISTORY_UNFINISHED_HAND] = "SELECT id, number, seed, deal, game_state, options FROM hands"
                                 " WHERE table_id = ?1 AND finished_at IS NULL ORDER BY number LIMIT 1",
     [HISTORY_HANDS_PAGE] = "SELECT id, number, game_state, started_at, finished_at, result, options FROM hands"
@@ -370,7 +371,8 @@ static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_i
         ot->player_scores = grown;
         *cap = grown_cap;
     }
-    ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = player_id, .score = units, .hands = hands};
+    ot->player_scores[ot->n_player_scores++] =
+        (store_player_score){.player_id = player_id, .score = units, .hands = hands};
     return true;
 }
 

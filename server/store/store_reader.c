@@ -435,7 +435,8 @@ store_status store_reader_table(store_reader *r, int64_t id, json_t **out, store
 /* ---- One hand ---- */
 
 static const char hand_sql[] =
-    "SELECT h.id, h.table_id, t.code, t.game, h.number, h.started_at, h.finished_at, coalesce(h.options, t.options), h.game_state,"
+    "SELECT h.id, h.table_id, t.code, t.game, h.number, h.started_at, h.finished_at,"
+    " coalesce(h.options, t.options), h.game_state,"
     " h.result, h.seed FROM hands AS h JOIN game_tables AS t ON t.id = h.table_id WHERE h.id = ?1";
 static const char hand_actions_sql[] = "SELECT seq, seat, action FROM hand_actions WHERE hand_id = ?1 ORDER BY seq";
 static const char hand_lines_sql[] =
