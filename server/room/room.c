@@ -973,6 +973,8 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
         return NULL;
     }
     note_hand_seats(r);
+    if (t->hand != NULL) /* the hand on has no ledger rows yet: its players' count gets it here */
+        count_session_hands(r);
     /* the state from what was stored: a hand on, or hands played with every seat filled (the next
      * one follows), or waiting for the host; the stored word is only as fresh as the last seat change */
     bool filled = true;

@@ -966,6 +966,36 @@ START_TEST(test_end_table_between_hands_sends_the_final_scoreboard_and_closes_th
 }
 END_TEST
 
+START_TEST(test_a_table_restarted_mid_hand_counts_that_hand_for_the_sessions_scoreboard)
+{
+    open_table(&game_tiengow, 1, 30);
+    r->env.next_hand_ms = 60000;
+    char msg[GAME_MESSAGE_SIZE];
+    start();
+    play_hand_to_end(0);
+    ck_assert_ptr_null(room_start(r, &players[0], msg, sizeof msg));
+    ck_assert(run_until(second_hand_on, 2000));
+    store_recovery *rec = NULL;
+    store_error error;
+    ck_assert(store_recover(st, &rec, &error));
+    const store_open_table *t = &rec->tables[0];
+    ck_assert_ptr_nonnull(t->hand); /* hand 2 is on */
+    ck_assert_int_eq(t->player_scores[0].hands, 1); /* the ledger knows of hand 1 only */
+    player *seated[GAME_SEATS] = {&players[0], NULL, NULL, NULL};
+    room_env env = env_with(st);
+    room_destroy(r);
+    players[0] = (player){.id = players[0].id, .client = (struct client *)&fake_client};
+    snprintf(players[0].name, sizeof players[0].name, "P0");
+    r = room_restore(&env, &game_tiengow, t, seated, 9, msg, sizeof msg);
+    ck_assert_msg(r != NULL, "%s", msg);
+    store_recovery_free(rec);
+    ck_assert_int_eq(r->n_played, 1);
+    ck_assert_int_eq(r->played[0].player_id, players[0].id);
+    ck_assert_int_eq(r->played[0].hands, 2);
+    ck_assert_str_eq(r->played[0].name, "P0");
+}
+END_TEST
+
 START_TEST(test_watchers_chat_can_be_turned_off_and_on_by_the_host_and_players_always_chat)
 {
     open_table(&game_tiengow, 2, 30);
@@ -1078,6 +1108,7 @@ Suite *room_suite(void)
     tcase_add_test(host, test_a_hold_asked_while_the_hands_start_is_being_stored_lets_that_hand_start);
     tcase_add_test(host, test_end_table_between_hands_sends_the_final_scoreboard_and_closes_the_table);
     tcase_add_test(host, test_watchers_chat_can_be_turned_off_and_on_by_the_host_and_players_always_chat);
+    tcase_add_test(host, test_a_table_restarted_mid_hand_counts_that_hand_for_the_sessions_scoreboard);
     tcase_add_test(host, test_a_restarted_table_keeps_its_host_options_hold_and_watchers_chat);
     suite_add_tcase(s, host);
     TCase *toy = tcase_create("toy");
