@@ -1304,6 +1304,17 @@ const char *room_remove_member(room *r, player *p, int64_t target, char *msg, si
     return NULL;
 }
 
+/* Every connected person seated has said ready for the next hand. */
+static bool everyone_ready(const room *r)
+{
+    for (int s = 0; s < GAME_SEATS; s++) {
+        const seat_state *st = &r->seats[s];
+        if (st->p != NULL && player_connected(st->p) && !find_member(r, st->p)->ready)
+            return false;
+    }
+    return true;
+}
+
 /* --- the host's controls of the session --- */
 
 static player *member_by_id(const room *r, int64_t id)
@@ -1387,16 +1398,20 @@ const char *room_hold(room *r, player *p, bool held, char *msg, size_t msg_size)
     if (r->held == held)
         return NULL; /* as it was: no event */
     r->held = held;
-    bool countdown = !held && r->state == ROOM_BETWEEN_HANDS && !seats_locked(r) && !r->paused;
+    bool between = !held && r->state == ROOM_BETWEEN_HANDS && !seats_locked(r) && !r->paused;
+    /* resumed with everyone ready (they said so while held): the next hand starts now */
+    bool at_once = between && everyone_ready(r) && someone_seated(r);
     if (held)
         uv_timer_stop(&r->next_hand_timer);
     json_t *event = json_pack("{s:s, s:b}", "kind", "held", "held", held);
-    if (countdown) {
+    if (between && !at_once) {
         uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
         json_object_set_new(event, "next_hand_ms", json_integer(r->env.next_hand_ms));
     }
     room_broadcast(r, event);
     save_table(r);
+    if (at_once)
+        start_hand(r);
     return NULL;
 }
 
@@ -1512,12 +1527,7 @@ const char *room_ready(room *r, player *p, char *msg, size_t msg_size)
         return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "Ready is for the pause between hands.");
     m->ready = true;
     room_broadcast(r, json_pack("{s:s, s:i}", "kind", "ready", "seat", seat_of(r, p)));
-    for (int s = 0; s < GAME_SEATS; s++) {
-        const seat_state *st = &r->seats[s];
-        if (st->p != NULL && player_connected(st->p) && !find_member(r, st->p)->ready)
-            return NULL; /* still waiting for someone */
-    }
-    if (!r->held) /* held: ready is noted, the host resumes */
+    if (everyone_ready(r) && !r->held) /* held: ready is noted, the host resumes */
         start_hand(r);
     return NULL;
 }

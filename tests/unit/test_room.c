@@ -902,11 +902,22 @@ START_TEST(test_a_held_table_starts_no_next_hand_until_the_host_resumes)
     int from = n_log;
     ck_assert_ptr_null(room_hold(r, &players[0], true, msg, sizeof msg)); /* as it was: no event */
     ck_assert_int_eq(count_frames(NULL, "event", "held", from), 0);
+    /* everyone said ready while held: resuming starts the next hand at once */
     ck_assert_ptr_null(room_hold(r, &players[0], false, msg, sizeof msg));
     const json_t *ev = json_object_get(last_frame(&players[0], "event", "held"), "event");
     ck_assert(json_is_false(json_object_get(ev, "held")));
-    ck_assert_int_eq(json_integer_value(json_object_get(ev, "next_hand_ms")), 30);
+    ck_assert_ptr_null(json_object_get(ev, "next_hand_ms"));
     ck_assert(run_until(second_hand_on, 3000));
+    /* held again, and resumed with nobody ready: the pause between hands starts afresh */
+    ck_assert_ptr_null(room_hold(r, &players[0], true, msg, sizeof msg));
+    play_hand_to_end(1);
+    run_for(100);
+    ck_assert_uint_eq(room_hands_played(r), 2);
+    ck_assert_ptr_null(room_hold(r, &players[0], false, msg, sizeof msg));
+    ev = json_object_get(last_frame(&players[0], "event", "held"), "event");
+    ck_assert_int_eq(json_integer_value(json_object_get(ev, "next_hand_ms")), 30);
+    ck_assert_uint_eq(room_hands_played(r), 2); /* not at once */
+    ck_assert(uv_is_active((uv_handle_t *)&r->next_hand_timer));
 }
 END_TEST
 
