@@ -42,6 +42,7 @@ static const char *const NAMES[PROTO_ERR_COUNT] = {
     [PROTO_ERR_TABLE_NOT_FULL] = "table_not_full",
     [PROTO_ERR_NO_HAND] = "no_hand",
     [PROTO_ERR_PAUSED] = "paused",
+    [PROTO_ERR_CHAT_OFF] = "chat_off",
     [PROTO_ERR_BUSY] = "busy",
     [PROTO_ERR_UNAVAILABLE] = "unavailable",
     [PROTO_ERR_INTERNAL] = "internal",

@@ -51,6 +51,7 @@ typedef enum proto_error_code {
     PROTO_ERR_TABLE_NOT_FULL,
     PROTO_ERR_NO_HAND,
     PROTO_ERR_PAUSED,
+    PROTO_ERR_CHAT_OFF,
     /* anywhere */
     PROTO_ERR_BUSY,
     PROTO_ERR_UNAVAILABLE,

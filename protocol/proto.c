@@ -38,7 +38,9 @@ typedef enum {
     F_HERE,
     F_PLAYER,
     F_TABLES_BEFORE, /* profile: cursors, integers >= 1 */
-    F_HANDS_BEFORE
+    F_HANDS_BEFORE,
+    F_HELD,
+    F_ON
 } field;
 
 typedef struct key_rule {
@@ -89,6 +91,11 @@ static const struct {
     [PROTO_PROFILE] = {"profile",
                        {{"player", F_PLAYER, true}, {"tables_before", F_TABLES_BEFORE, false},
                         {"hands_before", F_HANDS_BEFORE, false}}},
+    [PROTO_SET_HOST] = {"set_host", {{"code", F_CODE, true}, {"player", F_PLAYER, true}}},
+    [PROTO_SET_OPTIONS] = {"set_options", {{"code", F_CODE, true}, {"options", F_OPTIONS, true}}},
+    [PROTO_HOLD_TABLE] = {"hold_table", {{"code", F_CODE, true}, {"held", F_HELD, true}}},
+    [PROTO_END_TABLE] = {"end_table", {{"code", F_CODE, true}}},
+    [PROTO_SPECTATOR_CHAT] = {"spectator_chat", {{"code", F_CODE, true}, {"on", F_ON, true}}},
 };
 
 proto_error_code proto_status_error(proto_status status)
@@ -349,6 +356,16 @@ static proto_status read_field(field f, const char *key, const json_t *value, pr
         if (!json_is_boolean(value))
             return fail(PROTO_BAD_REQUEST, msg, size, "here must be true or false.");
         out->here = json_is_true(value);
+        return PROTO_OK;
+    case F_HELD:
+        if (!json_is_boolean(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "held must be true or false.");
+        out->held = json_is_true(value);
+        return PROTO_OK;
+    case F_ON:
+        if (!json_is_boolean(value))
+            return fail(PROTO_BAD_REQUEST, msg, size, "on must be true or false.");
+        out->on = json_is_true(value);
         return PROTO_OK;
     case F_PLAYER: {
         const char *s = json_string_value(value);

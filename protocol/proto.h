@@ -64,6 +64,11 @@ typedef enum {
     PROTO_MY_TABLES,
     PROTO_PRESENCE,
     PROTO_PROFILE,
+    PROTO_SET_HOST,
+    PROTO_SET_OPTIONS,
+    PROTO_HOLD_TABLE,
+    PROTO_END_TABLE,
+    PROTO_SPECTATOR_CHAT,
     PROTO_TYPES
 } proto_type;
 
@@ -95,7 +100,7 @@ typedef struct proto_msg {
     int turn_seconds;                  /* 0 when not given */
     bool is_public;
     const char *game;                  /* borrowed */
-    json_t *options;                   /* borrowed, NULL when not given */
+    json_t *options;                   /* borrowed, NULL when not given (create_table, set_options) */
     json_t *action;                    /* borrowed */
     const char *text;                  /* borrowed, chat */
     const char *password;              /* borrowed, register and login: 8-1024 bytes, as sent */
@@ -110,9 +115,11 @@ typedef struct proto_msg {
     /* (`game`, above, is the game filter: NULL when not given) */
     bool locked;                       /* lock_table */
     bool here;                         /* presence: the table's page is shown */
-    int64_t player;                    /* remove_member, profile: the player's id ("p12" is 12) */
+    int64_t player;                    /* remove_member, set_host, profile: the player's id ("p12" is 12) */
     int64_t tables_before;             /* profile: a table's cursor from an earlier reply, 0 when not given */
     int64_t hands_before;              /* profile: a hand's cursor from an earlier reply, 0 when not given */
+    bool held;                         /* hold_table: hold the table after this hand (false: resume) */
+    bool on;                           /* spectator_chat: watchers may chat */
 } proto_msg;
 
 /* The error code of a refusal (PROTO_ERR_BAD_JSON, …); PROTO_ERR_INTERNAL for PROTO_OK. */

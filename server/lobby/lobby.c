@@ -392,12 +392,23 @@ static void create_table(request *q)
 
 /* --- history --- */
 
+/* Each hand of a history or replay reply names the options it was played under: the table's may
+ * have changed since (set_options), and a settlement is explained with its own stake. */
+static void add_hand_options(json_t *entry, const json_t *hand_options, const json_t *table_options)
+{
+    const json_t *options = hand_options != NULL ? hand_options : table_options;
+    if (entry != NULL && options != NULL)
+        json_object_set(entry, "options", (json_t *)options);
+}
+
 static void on_history(void *ctx, const store_error *error, const store_hand_summary *hands, size_t n)
 {
     lobby_pending *w = ctx;
     if (lobby_pending_end(w)) {
         if (error->status == STORE_OK) {
             json_t *reply = history_hands_json(w->code, hands, n);
+            for (size_t i = 0; i < n; i++) /* history_hands_json lists the hands in the order given */
+                add_hand_options(json_array_get(json_object_get(reply, "hands"), i), hands[i].options, w->options);
             if (w->id != NULL)
                 json_object_set(reply, "id", w->id);
             lobby_send_json(w->c, reply);
@@ -412,10 +423,13 @@ static void on_replay(void *ctx, const store_error *error, const store_hand *han
     lobby_pending *w = ctx;
     if (lobby_pending_end(w) && w->c->p != NULL) {
         char msg[GAME_MESSAGE_SIZE];
-        json_t *reply = error->status == STORE_OK ? history_replay_json(w->game, w->options, w->code, hand, summary,
+        /* a hand is replayed under the options it was played with (the table's may have changed since) */
+        const json_t *options = error->status == STORE_OK && hand->options != NULL ? hand->options : w->options;
+        json_t *reply = error->status == STORE_OK ? history_replay_json(w->game, options, w->code, hand, summary,
                                                                         w->c->p->id, msg, sizeof msg)
                                                   : NULL;
         if (reply != NULL) {
+            add_hand_options(reply, options, NULL);
             if (w->id != NULL)
                 json_object_set(reply, "id", w->id);
             lobby_send_json(w->c, reply);
@@ -671,6 +685,11 @@ static void table_command(request *q)
     case PROTO_LOCK_TABLE: error = room_lock(r, p, m->locked, msg, sizeof msg); break;
     case PROTO_REMOVE_MEMBER: error = room_remove_member(r, p, m->player, msg, sizeof msg); break;
     case PROTO_PRESENCE: error = room_presence(r, p, m->here, msg, sizeof msg); break;
+    case PROTO_SET_HOST: error = room_set_host(r, p, m->player, msg, sizeof msg); break;
+    case PROTO_SET_OPTIONS: error = room_set_options(r, p, m->options, msg, sizeof msg); break;
+    case PROTO_HOLD_TABLE: error = room_hold(r, p, m->held, msg, sizeof msg); break;
+    case PROTO_END_TABLE: error = room_end(r, p, msg, sizeof msg); break; /* r is gone if it ended */
+    case PROTO_SPECTATOR_CHAT: error = room_spectator_chat(r, p, m->on, msg, sizeof msg); break;
     default:
         error = proto_error_name(PROTO_ERR_BAD_REQUEST);
         snprintf(msg, sizeof msg, "Not a table command.");

@@ -123,7 +123,9 @@ static void save_table(room *r)
                      .is_public = r->is_public,
                      .game_state = r->game_state,
                      .hands_played = (int64_t)r->hands_played,
-                     .turn_seconds = r->turn_seconds};
+                     .turn_seconds = r->turn_seconds,
+                     .held = r->held,
+                     .spectator_chat_off = r->spectator_chat_off};
     snprintf(t.game, sizeof t.game, "%s", r->game->name);
     snprintf(t.code, sizeof t.code, "%s", r->code);
     snprintf(t.state, sizeof t.state, "%s", state_word(r));
@@ -569,10 +571,12 @@ static void reschedule_seat(room *r, int seat)
     }
 }
 
+/* The pause between hands is over. A held table starts nothing by itself; a start already asked
+ * (the host's start, everyone ready, a save it waits for) goes ahead and the hold applies after. */
 static void on_next_hand_timer(uv_timer_t *timer)
 {
     room *r = timer->data;
-    if (r->state == ROOM_BETWEEN_HANDS)
+    if (r->state == ROOM_BETWEEN_HANDS && !r->held)
         start_hand(r);
 }
 
@@ -615,6 +619,30 @@ static void note_hand_seats(room *r)
     }
 }
 
+/* Each player of the hand now starting has one more hand this session (for end_table). */
+static void count_session_hands(room *r)
+{
+    for (int s = 0; s < GAME_SEATS; s++) {
+        const hand_seat *hs = &r->hand_seats[s];
+        if (hs->player_id == 0)
+            continue;
+        session_player *sp = NULL;
+        for (int i = 0; i < r->n_played && sp == NULL; i++)
+            if (r->played[i].player_id == hs->player_id)
+                sp = &r->played[i];
+        if (sp == NULL) {
+            if (r->n_played == ROOM_TALLIES) { /* the oldest goes */
+                memmove(&r->played[0], &r->played[1], (ROOM_TALLIES - 1) * sizeof r->played[0]);
+                r->n_played--;
+            }
+            sp = &r->played[r->n_played++];
+            *sp = (session_player){.player_id = hs->player_id};
+        }
+        snprintf(sp->name, sizeof sp->name, "%s", hs->name);
+        sp->hands++;
+    }
+}
+
 static void hand_begun(room *r)
 {
     if (r->hand != NULL)
@@ -625,6 +653,7 @@ static void hand_begun(room *r)
     r->hands_played++;
     r->state = ROOM_PLAYING;
     note_hand_seats(r);
+    count_session_hands(r);
     for (int i = 0; i < r->n_members; i++)
         r->members[i].ready = false;
     for (int s = 0; s < GAME_SEATS; s++)
@@ -704,7 +733,8 @@ static void start_hand(room *r)
                               .number = (int64_t)r->hands_played + 1,
                               .seed = seed,
                               .deal = deal,
-                              .game_state = r->game_state};
+                              .game_state = r->game_state,
+                              .options = r->options};
     if (store_hand_begin(r->env.store, &start, on_hand_begun, r)) {
         r->writes++;
     } else {
@@ -781,7 +811,8 @@ static void finish_hand(room *r)
         save_table(r);
         return;
     }
-    uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
+    if (!r->held)
+        uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
 }
 
 static void on_empty_timer(uv_timer_t *timer)
@@ -861,7 +892,9 @@ static bool replay_hand(room *r, const store_hand *h, char *msg, size_t msg_size
     for (size_t i = 0; i < h->n_actions; i++)
         log[i] = (game_logged_action){.seat = h->actions[i].seat, .action = h->actions[i].action};
     game_replay_error err;
-    game_hand *hand = game_replay(r->game, r->options, h->seed, h->game_state, log, h->n_actions, NULL, NULL, &err);
+    /* under the options it was started with: the table's saved ones may be older or newer */
+    const json_t *options = h->options != NULL ? h->options : r->options;
+    game_hand *hand = game_replay(r->game, options, h->seed, h->game_state, log, h->n_actions, NULL, NULL, &err);
     free(log);
     if (hand == NULL) {
         if (err.index < h->n_actions)
@@ -873,6 +906,10 @@ static bool replay_hand(room *r, const store_hand *h, char *msg, size_t msg_size
     }
     r->hand = hand;
     r->hand_id = h->id;
+    if (h->options != NULL && !json_equal(h->options, r->options)) { /* newer than the table's last save */
+        json_decref(r->options);
+        r->options = json_incref(h->options);
+    }
     r->action_seq = (int64_t)h->n_actions;
     json_decref(r->game_state);
     r->game_state = json_incref(h->game_state);
@@ -894,6 +931,8 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
     }
     r->table_id = st->id;
     r->kept = true;
+    r->held = st->held;
+    r->spectator_chat_off = st->spectator_chat_off;
     r->game_state = json_incref(st->game_state);
     game_hand *probe = game->hand_new(r->options, 0, r->game_state);
     if (probe == NULL) { /* a state the game cannot start from (a table kept before its first
@@ -918,11 +957,24 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
             r->tallies[r->n_tallies++] = (tally){.player_id = t->player_scores[i].player_id,
                                                  .score = t->player_scores[i].score};
     }
+    /* who played here and how many hands, for the session's final scoreboard */
+    for (size_t i = 0; i < t->n_player_scores && r->n_played < ROOM_TALLIES; i++) {
+        const store_player_score *ps = &t->player_scores[i];
+        if (ps->hands <= 0)
+            continue;
+        session_player *sp = &r->played[r->n_played++];
+        *sp = (session_player){.player_id = ps->player_id, .hands = ps->hands};
+        for (int s = 0; s < GAME_SEATS; s++)
+            if (seated[s] != NULL && seated[s]->id == ps->player_id)
+                snprintf(sp->name, sizeof sp->name, "%s", seated[s]->name);
+    }
     if (t->hand != NULL && !replay_hand(r, t->hand, msg, msg_size)) {
         room_destroy(r);
         return NULL;
     }
     note_hand_seats(r);
+    if (t->hand != NULL) /* the hand on has no ledger rows yet: its players' count gets it here */
+        count_session_hands(r);
     /* the state from what was stored: a hand on, or hands played with every seat filled (the next
      * one follows), or waiting for the host; the stored word is only as fresh as the last seat change */
     bool filled = true;
@@ -953,7 +1005,7 @@ room *room_restore(const room_env *env, const game_ops *game, const store_open_t
             record_hand_end(r); /* a natural hand whose end was not stored */
         else
             schedule_decisions(r);
-    } else if (r->state == ROOM_BETWEEN_HANDS) {
+    } else if (r->state == ROOM_BETWEEN_HANDS && !r->held) {
         uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
     }
     update_empty_timer(r);
@@ -1025,6 +1077,7 @@ const game_ops *room_game(const room *r) { return r->game; }
 const json_t *room_options(const room *r) { return r->options; }
 int64_t room_table_id(const room *r) { return r->table_id; }
 bool room_is_locked(const room *r) { return r->locked; }
+bool room_is_held(const room *r) { return r->held; }
 
 int room_free_seats(const room *r)
 {
@@ -1115,10 +1168,11 @@ static void pass_host(room *r, const player *leaving)
     for (int i = 0; i < r->n_members && r->host_id == 0; i++)
         if (r->members[i].p != leaving)
             r->host_id = r->members[i].p->id;
-    if (r->host_id != 0) {
-        char ref[REF_SIZE];
-        room_broadcast(r, json_pack("{s:s, s:s}", "kind", "host", "player", player_ref(r->host_id, ref)));
-    }
+    for (int i = 0; i < r->n_members && r->host_id != 0; i++)
+        if (r->members[i].p->id == r->host_id) {
+            room_broadcast(r, room_event_with_player("host", r->members[i].p)); /* as set_host tells it */
+            break;
+        }
 }
 
 /* The player stops being a member; a seat in a hand is played by the bot to its end, then freed. */
@@ -1250,6 +1304,188 @@ const char *room_remove_member(room *r, player *p, int64_t target, char *msg, si
     return NULL;
 }
 
+/* Every connected person seated has said ready for the next hand. */
+static bool everyone_ready(const room *r)
+{
+    for (int s = 0; s < GAME_SEATS; s++) {
+        const seat_state *st = &r->seats[s];
+        if (st->p != NULL && player_connected(st->p) && !find_member(r, st->p)->ready)
+            return false;
+    }
+    return true;
+}
+
+/* --- the host's controls of the session --- */
+
+static player *member_by_id(const room *r, int64_t id)
+{
+    for (int i = 0; i < r->n_members; i++)
+        if (r->members[i].p->id == id)
+            return r->members[i].p;
+    return NULL;
+}
+
+const char *room_set_host(room *r, player *p, int64_t target, char *msg, size_t msg_size)
+{
+    const char *error = host_only(r, p, msg, msg_size);
+    if (error != NULL)
+        return error;
+    char ref[REF_SIZE];
+    if (target == p->id)
+        return FAIL(PROTO_ERR_BAD_REQUEST, "You are the host already.");
+    player *t = member_by_id(r, target);
+    if (t == NULL || !player_connected(t))
+        return FAIL(PROTO_ERR_NOT_AT_TABLE, "%s is not at table %s now.", player_ref(target, ref), r->code);
+    r->host_id = t->id;
+    room_broadcast(r, room_event_with_player("host", t));
+    save_table(r);
+    return NULL;
+}
+
+/* The keys whose values differ between two option objects (a key in either). */
+static json_t *changed_keys(const json_t *before, const json_t *after)
+{
+    json_t *changed = json_array();
+    const char *key;
+    json_t *value;
+    json_object_foreach ((json_t *)after, key, value)
+        if (!json_equal(value, json_object_get(before, key)))
+            json_array_append_new(changed, json_string(key));
+    json_object_foreach ((json_t *)before, key, value)
+        if (json_object_get(after, key) == NULL)
+            json_array_append_new(changed, json_string(key));
+    return changed;
+}
+
+const char *room_set_options(room *r, player *p, const json_t *options, char *msg, size_t msg_size)
+{
+    const char *error = host_only(r, p, msg, msg_size);
+    if (error != NULL)
+        return error;
+    if (seats_locked(r))
+        return FAIL(PROTO_ERR_HAND_IN_PROGRESS,
+                    "The rules change between hands; hold the table and change them after this hand.");
+    json_t *next = r->game->options_parse(options, msg, msg_size);
+    if (next == NULL)
+        return proto_error_name(PROTO_ERR_BAD_OPTIONS);
+    /* the next hand starts from the table's state under the new options: refuse what cannot */
+    game_hand *probe = r->game->hand_new(next, 0, r->game_state);
+    if (probe == NULL) {
+        json_decref(next);
+        return FAIL(PROTO_ERR_BAD_OPTIONS, "The next hand cannot start under those options from where the table is.");
+    }
+    r->game->hand_free(probe);
+    json_t *changed = changed_keys(r->options, next);
+    if (json_array_size(changed) == 0) { /* the same rules: nothing to tell */
+        json_decref(changed);
+        json_decref(next);
+        return NULL;
+    }
+    json_decref(r->options);
+    r->options = next;
+    char ref[REF_SIZE];
+    room_broadcast(r, json_pack("{s:s, s:O, s:o, s:s}", "kind", "options", "options", r->options, "changed", changed,
+                                "by", player_ref(p->id, ref)));
+    save_table(r);
+    return NULL;
+}
+
+const char *room_hold(room *r, player *p, bool held, char *msg, size_t msg_size)
+{
+    const char *error = host_only(r, p, msg, msg_size);
+    if (error != NULL)
+        return error;
+    if (r->held == held)
+        return NULL; /* as it was: no event */
+    r->held = held;
+    bool between = !held && r->state == ROOM_BETWEEN_HANDS && !seats_locked(r) && !r->paused;
+    /* resumed with everyone ready (they said so while held): the next hand starts now */
+    bool at_once = between && everyone_ready(r) && someone_seated(r);
+    if (held)
+        uv_timer_stop(&r->next_hand_timer);
+    json_t *event = json_pack("{s:s, s:b}", "kind", "held", "held", held);
+    if (between && !at_once) {
+        uv_timer_start(&r->next_hand_timer, on_next_hand_timer, at_least_1ms(r->env.next_hand_ms), 0);
+        json_object_set_new(event, "next_hand_ms", json_integer(r->env.next_hand_ms));
+    }
+    room_broadcast(r, event);
+    save_table(r);
+    if (at_once)
+        start_hand(r);
+    return NULL;
+}
+
+/* Where a player stands now: their seat's running score, or the one kept for them. */
+static int64_t score_of(const room *r, int64_t player_id)
+{
+    for (int s = 0; s < GAME_SEATS; s++)
+        if (seat_owner(&r->seats[s]) == player_id)
+            return r->scores[s];
+    for (int i = 0; i < r->n_tallies; i++)
+        if (r->tallies[i].player_id == player_id)
+            return r->tallies[i].score;
+    return 0;
+}
+
+/* [{"player","name","score","hands"}] of everyone who played here this session, best first. */
+static json_t *scoreboard_json(const room *r)
+{
+    session_player sorted[ROOM_TALLIES];
+    int64_t scores[ROOM_TALLIES];
+    int n = r->n_played;
+    memcpy(sorted, r->played, (size_t)n * sizeof sorted[0]);
+    for (int i = 0; i < n; i++)
+        scores[i] = score_of(r, sorted[i].player_id);
+    for (int i = 1; i < n; i++) /* insertion sort: a few players */
+        for (int j = i; j > 0 && scores[j] > scores[j - 1]; j--) {
+            session_player sp = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = sp;
+            int64_t sc = scores[j];
+            scores[j] = scores[j - 1];
+            scores[j - 1] = sc;
+        }
+    json_t *board = json_array();
+    for (int i = 0; i < n; i++) {
+        char ref[REF_SIZE];
+        const player *now = member_by_id(r, sorted[i].player_id);
+        const char *name = sorted[i].name[0] != '\0' || now == NULL ? sorted[i].name : now->name; /* known again */
+        json_array_append_new(board, json_pack("{s:s, s:s, s:I, s:I}", "player", player_ref(sorted[i].player_id, ref),
+                                               "name", name, "score", (json_int_t)scores[i], "hands",
+                                               (json_int_t)sorted[i].hands));
+    }
+    return board;
+}
+
+const char *room_end(room *r, player *p, char *msg, size_t msg_size)
+{
+    const char *error = host_only(r, p, msg, msg_size);
+    if (error != NULL)
+        return error;
+    if (seats_locked(r))
+        return FAIL(PROTO_ERR_HAND_IN_PROGRESS,
+                    "The session ends between hands; hold the table and end it after this hand.");
+    char ref[REF_SIZE];
+    room_broadcast(r, json_pack("{s:s, s:I, s:o, s:s}", "kind", "table_ended", "hands", (json_int_t)r->hands_played,
+                                "scoreboard", scoreboard_json(r), "by", player_ref(p->id, ref)));
+    room_close(r, "The host ended the session.");
+    r->env.closed(r->env.ctx, r);
+    return NULL;
+}
+
+const char *room_spectator_chat(room *r, player *p, bool on, char *msg, size_t msg_size)
+{
+    const char *error = host_only(r, p, msg, msg_size);
+    if (error != NULL)
+        return error;
+    if (r->spectator_chat_off == !on)
+        return NULL; /* as it was: no event */
+    r->spectator_chat_off = !on;
+    room_broadcast(r, json_pack("{s:s, s:b}", "kind", "spectator_chat", "on", on));
+    save_table(r);
+    return NULL;
+}
+
 const char *room_add_bot(room *r, player *p, int seat, char *msg, size_t msg_size)
 {
     return bot_seat_change(r, p, seat, true, msg, msg_size);
@@ -1271,6 +1507,11 @@ const char *room_start(room *r, player *p, char *msg, size_t msg_size)
         return FAIL(PROTO_ERR_PAUSED, "The table is paused: the server cannot save right now. It tries again shortly.");
     if (!all_seats_filled(r))
         return FAIL(PROTO_ERR_TABLE_NOT_FULL, "A hand starts with all four seats filled (players or bots).");
+    if (r->held) { /* the host starting the next hand is the host resuming */
+        r->held = false;
+        room_broadcast(r, json_pack("{s:s, s:b}", "kind", "held", "held", 0));
+        save_table(r);
+    }
     start_hand(r);
     return NULL;
 }
@@ -1286,12 +1527,8 @@ const char *room_ready(room *r, player *p, char *msg, size_t msg_size)
         return FAIL(PROTO_ERR_HAND_IN_PROGRESS, "Ready is for the pause between hands.");
     m->ready = true;
     room_broadcast(r, json_pack("{s:s, s:i}", "kind", "ready", "seat", seat_of(r, p)));
-    for (int s = 0; s < GAME_SEATS; s++) {
-        const seat_state *st = &r->seats[s];
-        if (st->p != NULL && player_connected(st->p) && !find_member(r, st->p)->ready)
-            return NULL; /* still waiting for someone */
-    }
-    start_hand(r);
+    if (everyone_ready(r) && !r->held) /* held: ready is noted, the host resumes */
+        start_hand(r);
     return NULL;
 }
 
@@ -1314,6 +1551,8 @@ const char *room_chat(room *r, player *p, const char *text, char *msg, size_t ms
     member *m = find_member(r, p);
     if (m == NULL)
         return FAIL(PROTO_ERR_NOT_AT_TABLE, "You have not joined table %s.", r->code);
+    if (r->spectator_chat_off && seat_of(r, p) < 0 && r->host_id != p->id)
+        return FAIL(PROTO_ERR_CHAT_OFF, "The host has turned off chat for watchers; take a seat to chat.");
     if (!rate_take(&m->chat, LIMIT_CHAT_PER_MINUTE / 60.0, LIMIT_CHAT_BURST, uv_now(r->env.loop)))
         return FAIL(PROTO_ERR_RATE_LIMITED, "Chat is %d lines at once, then %d a minute; wait a moment.",
                     LIMIT_CHAT_BURST, LIMIT_CHAT_PER_MINUTE);

@@ -3,7 +3,9 @@
  * empty), spectators, the hand being played and what carries from hand to hand (the game's
  * table state; the running scores, which are the players' holding the seats, not the seats':
  * PROTOCOL.md, "Scores follow players"). It decides whose turn it is, runs the turn timer and the bots, and sends
- * every member its own view of each event, numbered by the table's sequence.
+ * every member its own view of each event, numbered by the table's sequence. Its host locks it,
+ * removes people, hands hosting on, changes the rules between hands (each hand keeps those it
+ * was played under), holds it between hands, turns watchers' chat off and ends the session.
  *
  * Persistence (DESIGN.md, "Flow of one move"): with a store, a table is first saved when its
  * first hand starts (one never played leaves nothing behind), then when its seats, host or state
@@ -108,6 +110,22 @@ const char *room_lock(room *r, player *p, bool locked, char *msg, size_t msg_siz
 /* Host only: sends a watcher away (event `removed`; they stop being a member) or, between hands,
  * stands a seated player up to watch (event `seat_left` with "removed"). */
 const char *room_remove_member(room *r, player *p, int64_t target, char *msg, size_t msg_size);
+/* Host only: hands hosting to another member who is at the table now (event `host`). */
+const char *room_set_host(room *r, player *p, int64_t target, char *msg, size_t msg_size);
+/* Host only, between hands: new rule options, read by the game's options_parse as create_table
+ * reads them (event `options` naming the keys that changed). The hands played keep theirs. */
+const char *room_set_options(room *r, player *p, const json_t *options, char *msg, size_t msg_size);
+/* Host only: held, no next hand starts after the one on (if any) until the host resumes (event
+ * `held`); resuming between hands starts the pause before the next hand afresh. Kept over a restart. */
+const char *room_hold(room *r, player *p, bool held, char *msg, size_t msg_size);
+/* Host only, between hands: ends the session. Everyone is sent the final scoreboard (event
+ * `table_ended`), then the table closes (room_close) and the owner is told (env.closed): r is
+ * gone when this returns NULL. */
+const char *room_end(room *r, player *p, char *msg, size_t msg_size);
+/* Host only: watchers may chat, or not (event `spectator_chat`); seated players always may. */
+const char *room_spectator_chat(room *r, player *p, bool on, char *msg, size_t msg_size);
+/* The host holds the table (room_hold). */
+bool room_is_held(const room *r);
 
 /* The member's page shows the table (here) or left it for another (the lobby): a seated member
  * away is shown so (`connection` event with "away"), though still connected. Joining again, or

@@ -41,6 +41,13 @@ typedef struct tally {
 
 #define ROOM_TALLIES 128
 
+/* A player who played hands at the table this session, for the final scoreboard (end_table). */
+typedef struct session_player {
+    int64_t player_id;
+    char name[sizeof ((player *)0)->name];
+    int64_t hands;
+} session_player;
+
 typedef enum {
     WRITE_NONE = 0,
     WRITE_HAND_BEGIN, /* the new hand is in r->pending until its start is stored */
@@ -101,6 +108,8 @@ struct room {
     room_state state;
     int64_t host_id;            /* the host's player id, 0 when none */
     bool locked;                /* the host locked it: only its members and seated players come in */
+    bool held;                  /* the host holds it: no next hand starts until they resume (hold_table) */
+    bool spectator_chat_off;    /* the host turned watchers' chat off (spectator_chat) */
     seat_state seats[GAME_SEATS];
     member members[ROOM_MAX_MEMBERS];
     int n_members;
@@ -112,6 +121,8 @@ struct room {
     int64_t bot_scores[GAME_SEATS]; /* what the bots at a seat won, while no bot holds it */
     tally tallies[ROOM_TALLIES]; /* the scores of players without a seat here, oldest first */
     int n_tallies;
+    session_player played[ROOM_TALLIES]; /* who played hands here, with how many (the oldest go first) */
+    int n_played;
     hand_seat hand_seats[GAME_SEATS]; /* who played r->hand (the hand on, or the last one) */
     uint64_t seq;
     stored_event ring[ROOM_EVENT_RING];

@@ -94,6 +94,8 @@ static json_t *info_json(const room *r)
     json_object_set_new(info, "deciding", room_deciding_json(r));
     json_object_set_new(info, "watchers", watchers_json(r));
     json_object_set_new(info, "hand_players", r->hand != NULL ? room_hand_players_json(r) : json_null());
+    json_object_set_new(info, "held", json_boolean(r->held));
+    json_object_set_new(info, "spectator_chat", json_boolean(!r->spectator_chat_off));
     return info;
 }
 

@@ -110,6 +110,7 @@ void store_hand_free(store_hand *hand)
     free(hand->actions);
     json_decref(hand->deal);
     json_decref(hand->game_state);
+    json_decref(hand->options);
     free(hand);
 }
 
@@ -117,6 +118,7 @@ void store_summary_clear(store_hand_summary *summary)
 {
     json_decref(summary->game_state);
     json_decref(summary->result);
+    json_decref(summary->options);
     memset(summary, 0, sizeof *summary);
 }
 

@@ -229,6 +229,8 @@ typedef struct store_table {
                                       * save, owned by the recovery when loaded */
     int64_t hands_played;
     int turn_seconds;                /* the table's turn timer, 1 to 3600 */
+    bool held;                       /* the host holds it: no next hand starts (migration 0008) */
+    bool spectator_chat_off;         /* the host turned watchers' chat off (migration 0008) */
 } store_table;
 
 /* Creates the table when t->id is 0 (answers the new id), otherwise replaces every field of
@@ -241,6 +243,8 @@ typedef struct store_hand_start {
     uint64_t seed;       /* the shuffle's seed: with the options, game state and actions it rebuilds the hand */
     const json_t *deal;  /* the deal, for the record and for admins */
     const json_t *game_state; /* the game's table state the hand started from (a JSON object) */
+    const json_t *options;    /* the rule options the hand is played under (the table's may change
+                               * between hands); NULL: the table's */
 } store_hand_start;
 
 /* Records a hand's start; answers the hand id that its actions and its end refer to. */
@@ -288,6 +292,8 @@ typedef struct store_hand {
     uint64_t seed;
     json_t *deal;
     json_t *game_state;      /* the game's table state the hand started from */
+    json_t *options;         /* the options it was played under; NULL: the table's (a hand stored
+                              * before migration 0008) */
     store_action *actions;   /* in order: seq 1, 2, 3, … */
     size_t n_actions;
 } store_hand;
@@ -296,6 +302,7 @@ typedef struct store_hand {
 typedef struct store_player_score {
     int64_t player_id;
     int64_t score;
+    int64_t hands;           /* the hands they played at the table (those with ledger rows) */
 } store_player_score;
 
 typedef struct store_open_table {
@@ -333,6 +340,7 @@ typedef struct store_hand_summary {
     char nicknames[STORE_SEATS][STORE_NAME_MAX + 1];  /* those players' current nicknames, "" for a bot */
     int64_t units[STORE_SEATS];              /* per seat, the sum of the hand's ledger rows */
     json_t *result;                          /* the stored result, NULL while unfinished */
+    json_t *options;                         /* the options it was played under, NULL: the table's */
 } store_hand_summary;
 
 /* Answers valid only during the callback (the store frees them after it returns). */

@@ -98,6 +98,7 @@ typedef struct store_in_hand_begin {  /* store_hand_begin */
     uint64_t seed;
     char *deal;                       /* compact JSON */
     char *game_state;                 /* compact JSON object, keys sorted */
+    char *options;                    /* compact JSON object, or NULL: the table's */
 } store_in_hand_begin;
 
 typedef struct store_in_action {      /* store_action_append */

@@ -169,6 +169,7 @@ static void free_input(store_req *r)
     case STORE_KIND_HAND_BEGIN:
         free(r->in.hand_begin.deal);
         free(r->in.hand_begin.game_state);
+        free(r->in.hand_begin.options);
         break;
     case STORE_KIND_ACTION_APPEND:
         free(r->in.action.action);

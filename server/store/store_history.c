@@ -30,26 +30,28 @@ typedef enum history_stmt {
     HISTORY_COUNT
 } history_stmt;
 
-/* The first six columns of the two hand queries are read by read_summary_row. */
+/* The first seven columns of the two hand queries are read by read_summary_row. */
 static const char *const history_sql[HISTORY_COUNT] = {
     /* A hand's start does not touch its table (one page less a hand): the count comes from both. */
     [HISTORY_OPEN_TABLES] = "SELECT id, game, options, host_player_id, code, is_public, seats, state, game_state,"
                             " max(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0)),"
-                            " turn_seconds FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
-    [HISTORY_UNFINISHED_HAND] = "SELECT id, number, seed, deal, game_state FROM hands"
+                            " turn_seconds, held, spectator_chat FROM game_tables AS t WHERE state <> 'closed'"
+                            " ORDER BY id",
+    [HISTORY_UNFINISHED_HAND] = "SELECT id, number, seed, deal, game_state, options FROM hands"
                                 " WHERE table_id = ?1 AND finished_at IS NULL ORDER BY number LIMIT 1",
-    [HISTORY_HANDS_PAGE] = "SELECT id, number, game_state, started_at, finished_at, result FROM hands"
+    [HISTORY_HANDS_PAGE] = "SELECT id, number, game_state, started_at, finished_at, result, options FROM hands"
                            " WHERE table_id = ?1 AND number < ?2 AND finished_at IS NOT NULL"
                            " ORDER BY number DESC LIMIT ?3",
-    [HISTORY_HAND_BY_NUMBER] = "SELECT id, number, game_state, started_at, finished_at, result, seed, deal"
-                               " FROM hands WHERE table_id = ?1 AND number = ?2",
+    [HISTORY_HAND_BY_NUMBER] = "SELECT id, number, game_state, started_at, finished_at, result, options, seed,"
+                               " deal FROM hands WHERE table_id = ?1 AND number = ?2",
     /* A seat's rows all name the same player (or none, for a bot): max() picks it. */
     [HISTORY_HAND_SEATS] = "SELECT l.seat, l.player_id, l.units, p.nickname FROM"
                            " (SELECT seat, max(player_id) AS player_id, sum(units) AS units FROM ledger"
                            " WHERE hand_id = ?1 GROUP BY seat) AS l"
                            " LEFT JOIN players AS p ON p.id = l.player_id",
     [HISTORY_HAND_ACTIONS] = "SELECT seq, seat, action FROM hand_actions WHERE hand_id = ?1 ORDER BY seq",
-    [HISTORY_TABLE_SCORES] = "SELECT l.seat, l.player_id, sum(l.units) FROM hands AS h CROSS JOIN ledger AS l"
+    [HISTORY_TABLE_SCORES] = "SELECT l.seat, l.player_id, sum(l.units), count(DISTINCT l.hand_id)"
+                             " FROM hands AS h CROSS JOIN ledger AS l"
                              " ON l.hand_id = h.id WHERE h.table_id = ?1 GROUP BY l.seat, l.player_id",
     [HISTORY_NICKNAME] = "SELECT nickname FROM players WHERE id = ?1",
     /* Through the player's own rows (ledger_by_player), a handful of tables each. */
@@ -119,7 +121,8 @@ static void copy_text(char *out, size_t cap, sqlite3_stmt *stmt, int column)
 
 /* ---- Summaries ---- */
 
-/* Columns 0 to 5 of a hand query into s (result parsed when the hand is finished). */
+/* Columns 0 to 6 of a hand query into s (result parsed when the hand is finished; options NULL for
+ * a hand stored before they were kept with it). */
 static store_status read_summary_row(sqlite3_stmt *stmt, store_hand_summary *s, store_error *error)
 {
     memset(s, 0, sizeof *s);
@@ -130,6 +133,11 @@ static store_status read_summary_row(sqlite3_stmt *stmt, store_hand_summary *s, 
         return error->status;
     s->started_at_ms = sqlite3_column_int64(stmt, 3);
     s->finished_at_ms = sqlite3_column_int64(stmt, 4); /* NULL reads as 0 */
+    if (sqlite3_column_type(stmt, 6) != SQLITE_NULL) {
+        s->options = stored_json(sqlite3_column_text(stmt, 6), "options of hand", s->id, error);
+        if (s->options == NULL)
+            return error->status;
+    }
     if (sqlite3_column_type(stmt, 5) == SQLITE_NULL)
         return STORE_OK;
     s->result = stored_json(sqlite3_column_text(stmt, 5), "result of hand", s->id, error);
@@ -284,6 +292,15 @@ static store_status read_actions(store_history *h, store_hand *hand, store_error
     return rc == SQLITE_DONE ? STORE_OK : history_fail(h, rc, error, "loading a hand's actions");
 }
 
+/* The options a hand was played under (column i), NULL for a hand stored before they were kept. */
+static store_status hand_options(sqlite3_stmt *stmt, int i, store_hand *hand, store_error *error)
+{
+    if (sqlite3_column_type(stmt, i) == SQLITE_NULL)
+        return STORE_OK;
+    hand->options = stored_json(sqlite3_column_text(stmt, i), "options of hand", hand->id, error);
+    return hand->options != NULL ? STORE_OK : error->status;
+}
+
 /* The current row of HISTORY_HAND_BY_NUMBER, a finished hand, into a new *hand and summary. */
 static store_status read_hand_row(sqlite3_stmt *stmt, store_hand **hand, store_hand_summary *summary,
                                   store_error *error)
@@ -297,8 +314,9 @@ static store_status read_hand_row(sqlite3_stmt *stmt, store_hand **hand, store_h
     out->id = summary->id;
     out->number = summary->number;
     out->game_state = json_incref(summary->game_state);
-    out->seed = (uint64_t)sqlite3_column_int64(stmt, 6); /* the same 64 bits the store wrote */
-    out->deal = stored_json(sqlite3_column_text(stmt, 7), "deal of hand", out->id, error);
+    out->options = summary->options != NULL ? json_incref(summary->options) : NULL;
+    out->seed = (uint64_t)sqlite3_column_int64(stmt, 7); /* the same 64 bits the store wrote */
+    out->deal = stored_json(sqlite3_column_text(stmt, 8), "deal of hand", out->id, error);
     return out->deal ? STORE_OK : error->status;
 }
 
@@ -337,11 +355,12 @@ store_status store_history_hand(store_history *h, int64_t table_id, int64_t numb
 /* ---- Recovery ---- */
 
 /* Adds units to the player's score in the list (a new entry for a player not in it yet). */
-static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_id, int64_t units)
+static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_id, int64_t units, int64_t hands)
 {
     for (size_t i = 0; i < ot->n_player_scores; i++)
-        if (ot->player_scores[i].player_id == player_id) {
+        if (ot->player_scores[i].player_id == player_id) { /* another seat of theirs: other hands */
             ot->player_scores[i].score += units;
+            ot->player_scores[i].hands += hands;
             return true;
         }
     if (ot->n_player_scores == *cap) {
@@ -352,7 +371,8 @@ static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_i
         ot->player_scores = grown;
         *cap = grown_cap;
     }
-    ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = player_id, .score = units};
+    ot->player_scores[ot->n_player_scores++] =
+        (store_player_score){.player_id = player_id, .score = units, .hands = hands};
     return true;
 }
 
@@ -378,7 +398,8 @@ static store_status read_scores(store_history *h, store_open_table *ot, store_er
         for (int s = 0; s < STORE_SEATS; s++)
             if (bot_row ? s == seat && seats[s].player_id <= 0 && seats[s].bot : seats[s].player_id == player_id)
                 scores[s] += units;
-        if (!bot_row && !add_player_score(ot, &cap, player_id, units)) {
+        const int64_t hands = sqlite3_column_int64(stmt, 3);
+        if (!bot_row && !add_player_score(ot, &cap, player_id, units, hands)) {
             sqlite3_reset(stmt);
             return store_error_set(error, STORE_INTERNAL, "Out of memory while adding up a table's scores.");
         }
@@ -429,6 +450,8 @@ static store_status read_table_row(sqlite3_stmt *stmt, store_table *t, store_err
         return error->status;
     t->hands_played = sqlite3_column_int64(stmt, 9);
     t->turn_seconds = sqlite3_column_int(stmt, 10);
+    t->held = sqlite3_column_int(stmt, 11) != 0;
+    t->spectator_chat_off = sqlite3_column_int(stmt, 12) == 0;
     return STORE_OK;
 }
 
@@ -457,9 +480,10 @@ static store_status read_unfinished_hand(store_history *h, int64_t table_id, sto
     hand->deal = stored_json(sqlite3_column_text(stmt, 3), "deal of hand", hand->id, error);
     hand->game_state = hand->deal ? stored_json(sqlite3_column_text(stmt, 4), "game state of hand", hand->id, error)
                                   : NULL;
+    store_status status = hand->game_state != NULL ? hand_options(stmt, 5, hand, error) : error->status;
     sqlite3_reset(stmt);
-    if (hand->game_state == NULL)
-        return error->status;
+    if (status != STORE_OK)
+        return status;
     return read_actions(h, hand, error);
 }
 

@@ -108,6 +108,7 @@ typedef struct store_memory_hand {
     uint64_t seed;
     json_t *deal;
     json_t *game_state;        /* the table's state the hand started from */
+    json_t *options;           /* the options it is played under, NULL: the table's */
     json_t *result;            /* NULL while unfinished */
     int64_t started_at_ms;
     int64_t finished_at_ms;    /* 0 while unfinished */

@@ -506,16 +506,18 @@ static store_status mem_hand_begin(void *b, const store_in_hand_begin *in, int64
         return store_error_set(error, STORE_CONFLICT, "Table %" PRId64 " already has a hand %" PRId64 ".",
                                in->table_id, in->number);
     json_t *deal = parse(in->deal), *state = parse(in->game_state);
-    if (deal == NULL || state == NULL ||
+    json_t *options = in->options != NULL ? parse(in->options) : NULL;
+    if (deal == NULL || state == NULL || (in->options != NULL && options == NULL) ||
         !reserve((void **)&m->hands, &m->cap_hands, m->n_hands + 1, sizeof *m->hands)) {
         json_decref(deal);
         json_decref(state);
+        json_decref(options);
         return no_memory(error);
     }
     mem_hand *h = &m->hands[m->n_hands++];
     memset(h, 0, sizeof *h);
     h->pub = (store_memory_hand){.id = (int64_t)m->n_hands, .table_id = in->table_id, .number = in->number,
-                                 .seed = in->seed, .deal = deal, .game_state = state,
+                                 .seed = in->seed, .deal = deal, .game_state = state, .options = options,
                                  .started_at_ms = store_now_ms(&m->options)};
     *id = h->pub.id;
     return STORE_OK;
@@ -671,6 +673,7 @@ static bool fill_summary(store_memory *m, const mem_hand *h, store_hand_summary 
     s->finished_at_ms = h->pub.finished_at_ms;
     s->game_state = json_deep_copy(h->pub.game_state);
     s->result = h->pub.result ? json_deep_copy(h->pub.result) : NULL;
+    s->options = h->pub.options ? json_deep_copy(h->pub.options) : NULL;
     for (size_t i = 0; i < m->n_rows; i++) {
         const store_memory_row *r = &m->ledger[i];
         if (r->hand_id != h->pub.id)
@@ -681,7 +684,8 @@ static bool fill_summary(store_memory *m, const mem_hand *h, store_hand_summary 
     }
     for (int seat = 0; seat < STORE_SEATS; seat++)
         snprintf(s->nicknames[seat], sizeof s->nicknames[seat], "%s", nickname_of(m, s->player_ids[seat]));
-    return s->game_state != NULL && (h->pub.result == NULL || s->result != NULL);
+    return s->game_state != NULL && (h->pub.result == NULL || s->result != NULL) &&
+           (h->pub.options == NULL || s->options != NULL);
 }
 
 static int by_number_descending(const void *a, const void *b)
@@ -793,8 +797,9 @@ static store_hand *copy_hand(const mem_hand *h)
     if (out == NULL)
         return NULL;
     *out = (store_hand){.id = h->pub.id, .number = h->pub.number, .seed = h->pub.seed,
-                        .deal = json_deep_copy(h->pub.deal), .game_state = json_deep_copy(h->pub.game_state)};
-    bool ok = out->deal != NULL && out->game_state != NULL;
+                        .deal = json_deep_copy(h->pub.deal), .game_state = json_deep_copy(h->pub.game_state),
+                        .options = h->pub.options != NULL ? json_deep_copy(h->pub.options) : NULL};
+    bool ok = out->deal != NULL && out->game_state != NULL && (h->pub.options == NULL || out->options != NULL);
     if (ok && h->pub.n_actions > 0) {
         out->actions = calloc(h->pub.n_actions, sizeof *out->actions);
         ok = out->actions != NULL;
@@ -867,6 +872,17 @@ static bool recover_table(store_memory *m, const store_table *t, store_open_tabl
             ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = row->player_id};
         }
         ot->player_scores[k].score += row->units;
+    }
+    /* the hands each played: a hand's rows are written together, so a new hand id is a new hand */
+    for (size_t k = 0; k < ot->n_player_scores; k++) {
+        int64_t last_hand = 0;
+        for (size_t i = 0; i < m->n_rows; i++) {
+            const store_memory_row *row = &m->ledger[i];
+            if (row->table_id != t->id || row->player_id != ot->player_scores[k].player_id || row->hand_id == last_hand)
+                continue;
+            last_hand = row->hand_id;
+            ot->player_scores[k].hands++;
+        }
     }
     const mem_hand *open = open_hand_of(m, t->id);
     if (open != NULL) {
@@ -986,6 +1002,7 @@ void store_memory_data_free(store_memory *m)
         store_memory_hand *h = &m->hands[i].pub;
         json_decref(h->deal);
         json_decref(h->game_state);
+        json_decref(h->options);
         json_decref(h->result);
         for (size_t k = 0; k < h->n_actions; k++)
             json_decref(h->actions[k].action);

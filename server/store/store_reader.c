@@ -437,7 +437,8 @@ store_status store_reader_table(store_reader *r, int64_t id, json_t **out, store
 /* ---- One hand ---- */
 
 static const char hand_sql[] =
-    "SELECT h.id, h.table_id, t.code, t.game, h.number, h.started_at, h.finished_at, t.options, h.game_state,"
+    "SELECT h.id, h.table_id, t.code, t.game, h.number, h.started_at, h.finished_at,"
+    " coalesce(h.options, t.options), h.game_state,"
     " h.result, h.seed FROM hands AS h JOIN game_tables AS t ON t.id = h.table_id WHERE h.id = ?1";
 static const char hand_actions_sql[] = "SELECT seq, seat, action FROM hand_actions WHERE hand_id = ?1 ORDER BY seq";
 static const char hand_lines_sql[] =
@@ -537,7 +538,7 @@ store_status store_reader_counts(store_reader *r, int64_t *hands, int64_t *rows,
 /* Three cursors walked together by hand id: the finished hands, every action (by its index on
  * hand and seq) and every ledger row (by its index on hand): one pass, no query per hand. */
 static const char scan_hands_sql[] =
-    "SELECT h.id, t.game, t.options, h.game_state, h.result, h.seed FROM hands AS h"
+    "SELECT h.id, t.game, coalesce(h.options, t.options), h.game_state, h.result, h.seed FROM hands AS h"
     " JOIN game_tables AS t ON t.id = h.table_id WHERE h.finished_at IS NOT NULL ORDER BY h.id";
 static const char scan_actions_sql[] =
     "SELECT hand_id, seq, seat, action FROM hand_actions INDEXED BY hand_actions_by_hand ORDER BY hand_id, seq";

@@ -214,7 +214,8 @@ bool store_hand_begin(store *s, const store_hand_start *h, store_id_cb cb, void 
         in->seed = h->seed;
         in->deal = dump_json(h->deal);
         in->game_state = dump_state(h->game_state);
-        if (in->deal == NULL || in->game_state == NULL)
+        in->options = h->options != NULL ? dump_json(h->options) : NULL;
+        if (in->deal == NULL || in->game_state == NULL || (h->options != NULL && in->options == NULL))
             out_of_memory(r);
     }
     store_req_submit(r);

@@ -27,15 +27,15 @@
 static const char *const sql[STMT_COUNT] = {
     [STMT_PLAYER_EXISTS] = "SELECT 1 FROM players WHERE id = ?1",
     [STMT_TABLE_INSERT] = "INSERT INTO game_tables (game, options, host_player_id, code, is_public, seats, state,"
-                          " game_state, hands_played, created_at, updated_at, turn_seconds)"
-                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11)",
+                          " game_state, hands_played, created_at, updated_at, turn_seconds, held, spectator_chat)"
+                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?13, ?14)",
     [STMT_TABLE_UPDATE] = "UPDATE game_tables SET game = ?1, options = ?2, host_player_id = ?3, code = ?4,"
                           " is_public = ?5, seats = ?6, state = ?7, game_state = ?8, hands_played = ?9,"
-                          " updated_at = ?10, turn_seconds = ?11 WHERE id = ?12",
+                          " updated_at = ?10, turn_seconds = ?11, held = ?13, spectator_chat = ?14 WHERE id = ?12",
     [STMT_HAND_OPEN_ON_TABLE] = "SELECT EXISTS (SELECT 1 FROM game_tables WHERE id = ?1),"
                                 " (SELECT number FROM hands WHERE table_id = ?1 AND finished_at IS NULL LIMIT 1)",
-    [STMT_HAND_INSERT] = "INSERT OR FAIL INTO hands (table_id, number, seed, deal, game_state, started_at)"
-                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    [STMT_HAND_INSERT] = "INSERT OR FAIL INTO hands (table_id, number, seed, deal, game_state, started_at, options)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     [STMT_HAND_STATE] = "SELECT table_id, finished_at IS NULL,"
                         " (SELECT coalesce(max(seq), 0) FROM hand_actions WHERE hand_id = ?1) FROM hands WHERE id = ?1",
     [STMT_ACTION_INSERT] = "INSERT OR FAIL INTO hand_actions (hand_id, seq, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -159,6 +159,8 @@ store_status store_sqlite_table_save(void *b, const store_in_table *in, int64_t 
     sqlite3_bind_int(st, 11, t->turn_seconds);
     if (!create)
         sqlite3_bind_int64(st, 12, t->id);
+    sqlite3_bind_int(st, 13, t->held);
+    sqlite3_bind_int(st, 14, !t->spectator_chat_off);
     int rc = store_sqlite_step_reset(st);
     free(seats);
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
@@ -202,6 +204,10 @@ store_status store_sqlite_hand_begin(void *b, const store_in_hand_begin *in, int
     store_sqlite_bind_text(insert, 4, in->deal);
     store_sqlite_bind_text(insert, 5, in->game_state);
     sqlite3_bind_int64(insert, 6, store_now_ms(&q->options));
+    if (in->options != NULL)
+        store_sqlite_bind_text(insert, 7, in->options);
+    else
+        sqlite3_bind_null(insert, 7);
     rc = store_sqlite_step_reset(insert);
     if (store_sqlite_status(rc) == STORE_CONFLICT)
         return store_error_set(error, STORE_CONFLICT, "Table %" PRId64 " already has a hand %" PRId64 ".",

@@ -42,6 +42,11 @@ static const struct {
     {"replay", {"*code", "*hand"}},
     {"lock_table", {"*code", "*locked"}},
     {"remove_member", {"*code", "*player"}},
+    {"set_host", {"*code", "*player"}},
+    {"set_options", {"*code", "*options"}},
+    {"hold_table", {"*code", "*held"}},
+    {"end_table", {"*code"}},
+    {"spectator_chat", {"*code", "*on"}},
 };
 #define DOCUMENTED_TYPES (sizeof DOCUMENTED / sizeof DOCUMENTED[0])
 
@@ -251,7 +256,13 @@ static void check_fields(const proto_msg *m, int type)
         check_list_filters(m);
     if (strcmp(name, "lock_table") == 0)
         FUZZ_CHECK(m->locked == json_is_true(json_object_get(m->root, "locked")), "locked differs");
-    if (strcmp(name, "remove_member") == 0) {
+    if (strcmp(name, "hold_table") == 0)
+        FUZZ_CHECK(m->held == json_is_true(json_object_get(m->root, "held")), "held differs");
+    if (strcmp(name, "spectator_chat") == 0)
+        FUZZ_CHECK(m->on == json_is_true(json_object_get(m->root, "on")), "on differs");
+    if (strcmp(name, "set_options") == 0)
+        FUZZ_CHECK(json_is_object(m->options) && m->options == json_object_get(m->root, "options"), "options differs");
+    if (strcmp(name, "remove_member") == 0 || strcmp(name, "set_host") == 0) {
         char ref[24];
         snprintf(ref, sizeof ref, "p%lld", (long long)m->player);
         FUZZ_CHECK(m->player >= 1 && strcmp(ref, json_string_value(json_object_get(m->root, "player"))) == 0,

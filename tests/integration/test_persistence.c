@@ -316,6 +316,124 @@ static void survive_restart(int signum)
     remove_db();
 }
 
+/* Reads c's frames until one of this type (and event kind, when kind is not NULL): owned, or NULL. */
+static json_t *wait_frame(table_client *c, const char *type, const char *kind, int timeout_ms)
+{
+    for (int waited = 0; waited < timeout_ms; waited += 50) {
+        json_t *frame = tc_next(c, 50);
+        if (frame == NULL)
+            continue;
+        const char *k = json_string_value(json_object_get(json_object_get(frame, "event"), "kind"));
+        if (strcmp(type_of(frame), type) == 0 && (kind == NULL || (k != NULL && strcmp(k, kind) == 0)))
+            return frame;
+        json_decref(frame);
+    }
+    return NULL;
+}
+
+static json_t *stored_hand_options(const char *code, int64_t number)
+{
+    sqlite3 *db = open_db();
+    sqlite3_stmt *stmt = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(db,
+                                        "SELECT h.options FROM hands h JOIN game_tables t ON t.id = h.table_id"
+                                        " WHERE t.code = ?1 AND h.number = ?2",
+                                        -1, &stmt, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(stmt, 1, code, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, number);
+    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+    json_t *options = json_loads((const char *)sqlite3_column_text(stmt, 0), 0, NULL);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    ck_assert_ptr_nonnull(options);
+    return options;
+}
+
+START_TEST(test_a_restart_keeps_the_hosts_options_hold_and_watchers_chat_and_each_hand_its_own_stake)
+{
+    fresh_db();
+    start_server();
+    table_client a;
+    connect_as(&a, "Ah Ma", NULL);
+    table_with_bots(&a);
+    table_ok(&a, json_pack("{s:s, s:b}", "type", "hold_table", "held", 1));
+    ck_assert_msg(tc_play_until(&a, 1, 30000, true), "a hold asked as the first hand starts stopped it");
+    json_t *first_net = json_deep_copy(json_object_get(a.last_result, "net"));
+    table_ok(&a, json_pack("{s:s, s:{s:i}}", "type", "set_options", "options", "stake", 3));
+    table_ok(&a, json_pack("{s:s, s:b}", "type", "spectator_chat", "on", 0));
+    char token[80], code[16], me[16];
+    snprintf(token, sizeof token, "%s", a.token);
+    snprintf(code, sizeof code, "%s", a.code);
+    snprintf(me, sizeof me, "%s", a.player_id);
+    stop_server(SIGTERM);
+    tc_close(&a);
+
+    start_server();
+    table_client back;
+    connect_as(&back, "Ah Ma", token);
+    snprintf(back.code, sizeof back.code, "%s", code);
+    json_t *snap = wait_frame(&back, "snapshot", NULL, 5000);
+    ck_assert_msg(snap != NULL, "no snapshot after resuming");
+    const json_t *info = json_object_get(snap, "info");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(info, "options"), "stake")), 3);
+    ck_assert_str_eq(json_string_value(json_object_get(info, "host")), me);
+    ck_assert(json_is_true(json_object_get(info, "held")));
+    ck_assert(json_is_false(json_object_get(info, "spectator_chat")));
+    json_decref(snap);
+    json_t *started = wait_frame(&back, "event", "hand_started", 600);
+    ck_assert_msg(started == NULL, "a held table started a hand after the restart");
+    table_ok(&back, json_pack("{s:s, s:b}", "type", "hold_table", "held", 0));
+    json_t *second_start = wait_frame(&back, "event", "hand_started", 5000);
+    ck_assert_msg(second_start != NULL, "resuming did not start the next hand");
+    json_decref(second_start);
+    table_ok(&back, json_pack("{s:s, s:b}", "type", "hold_table", "held", 1)); /* after this hand */
+    ck_assert(tc_play_until(&back, 1, 30000, true));
+    /* hand 1's replay settles it as it was played, at stake 1, not at the table's stake 3 now */
+    json_t *replay = request_ok(&back, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", code, "hand", 1), "replay");
+    const json_t *frames = json_object_get(replay, "frames");
+    const json_t *last = json_object_get(json_array_get(frames, json_array_size(frames) - 1), "view");
+    ck_assert_msg(json_equal(json_object_get(json_object_get(last, "result"), "net"), first_net),
+                  "hand 1 replays with other nets than it was settled with");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(replay, "options"), "stake")), 1);
+    json_decref(replay);
+    /* and the history names each hand's own options, to explain its settlement with */
+    json_t *history = request_ok(&back, json_pack("{s:s, s:s}", "type", "history", "code", code), "history");
+    const json_t *hands = json_object_get(history, "hands");
+    ck_assert_uint_eq(json_array_size(hands), 2);
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *entry = json_array_get(hands, i);
+        json_int_t number = json_integer_value(json_object_get(entry, "hand"));
+        ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(entry, "options"), "stake")), number == 1 ? 1 : 3);
+    }
+    json_decref(history);
+    json_decref(first_net);
+    /* the session's scoreboard counts the hands of both sides of the restart (a watcher reads it:
+     * the host's own copy arrives before the answer to end_table) */
+    table_client w;
+    connect_as(&w, "Watcher", NULL);
+    json_decref(request_ok(&w, json_pack("{s:s, s:s}", "type", "join_table", "code", code), "snapshot"));
+    table_ok(&back, json_pack("{s:s}", "type", "end_table"));
+    json_t *ended = wait_frame(&w, "event", "table_ended", 5000);
+    tc_close(&w);
+    ck_assert_msg(ended != NULL, "no table_ended");
+    const json_t *row = json_array_get(json_object_get(json_object_get(ended, "event"), "scoreboard"), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(row, "hands")), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(row, "name")), "Ah Ma");
+    json_decref(ended);
+    stop_server(SIGTERM);
+    tc_close(&back);
+
+    json_t *first = stored_hand_options(code, 1), *second = stored_hand_options(code, 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(first, "stake")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(second, "stake")), 3);
+    json_decref(first);
+    json_decref(second);
+    check_admin_verify(); /* every hand's ledger replays under its own options */
+    remove_db();
+}
+END_TEST
+
 START_TEST(test_a_hand_continues_after_sigterm_with_the_same_tiles)
 {
     survive_restart(SIGTERM);
@@ -845,6 +963,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_a_database_it_cannot_use_stops_the_server_with_a_clear_message);
     tcase_add_test(tc, test_a_guest_who_sat_down_resumes_after_a_restart_and_one_who_only_looked_starts_afresh);
     tcase_add_test(tc, test_the_ledger_key_is_made_0600_and_admin_verify_needs_it);
+    tcase_add_test(tc, test_a_restart_keeps_the_hosts_options_hold_and_watchers_chat_and_each_hand_its_own_stake);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);

@@ -29,11 +29,16 @@ static void start_server(const char *bot_delay_ms)
 }
 
 /* With --deal-seed N (a test-only flag): every new table deals from the same seed. */
-static void start_server_seeded(const char *seed)
+static void start_server_dealt(const char *bot_delay_ms, const char *seed)
 {
-    const char *args[] = {"--bot-delay-ms", "60000", "--next-hand-seconds", "0", "--deal-seed", seed,
+    const char *args[] = {"--bot-delay-ms", bot_delay_ms, "--next-hand-seconds", "0", "--deal-seed", seed,
                           "--web-root", web_root, NULL};
     ck_assert_msg(server_process_start(&server, binary, args, 10000), "the server did not start");
+}
+
+static void start_server_seeded(const char *seed)
+{
+    start_server_dealt("60000", seed);
 }
 
 static void stop_server(void)
@@ -553,6 +558,79 @@ START_TEST(test_deal_seed_deals_every_new_table_the_same_tiles_and_no_seed_does_
 }
 END_TEST
 
+/* Reads c's frames until an event of this kind (returned, owned), or NULL after timeout_ms. */
+static json_t *wait_event(table_client *c, const char *kind, int timeout_ms)
+{
+    for (int waited = 0; waited < timeout_ms; waited += 100) {
+        json_t *frame = tc_next(c, 100);
+        if (frame == NULL)
+            continue;
+        const char *k = json_string_value(json_object_get(json_object_get(frame, "event"), "kind"));
+        if (strcmp(type_of(frame), "event") == 0 && k != NULL && strcmp(k, kind) == 0)
+            return frame;
+        json_decref(frame);
+    }
+    return NULL;
+}
+
+START_TEST(test_the_host_controls_over_the_wire_refuse_what_they_must_and_end_with_a_scoreboard)
+{
+    start_server_dealt("0", "7"); /* a deal that is no natural hand: the hand is played, not over at once */
+    table_client a, w;
+    connect_as(&a, "Ah Ma");
+    create_table(&a, false, 30);
+    add_bots(&a, 1);
+    connect_as(&w, "Watcher");
+    join(&w, a.code);
+    /* bad input and a non-host change nothing */
+    command_error(&w, json_pack("{s:s, s:s, s:{s:i}}", "type", "set_options", "code", a.code, "options", "stake", 2),
+                  "not_host");
+    command_error(&a, json_pack("{s:s, s:s, s:{s:i}}", "type", "set_options", "code", a.code, "options", "bogus", 1),
+                  "bad_options");
+    command_error(&a, json_pack("{s:s, s:s, s:{s:s}}", "type", "set_options", "code", a.code, "options", "stake", "two"),
+                  "bad_options");
+    command_error(&a, json_pack("{s:s, s:s, s:s}", "type", "set_host", "code", a.code, "player", "p999999"),
+                  "not_at_table");
+    command_error(&a, json_pack("{s:s, s:s, s:s}", "type", "hold_table", "code", a.code, "held", "yes"), "bad_request");
+    command_error(&w, json_pack("{s:s, s:s, s:b}", "type", "spectator_chat", "code", a.code, "on", 0), "not_host");
+    /* watchers' chat off: refused with its own code, the seated host still chats */
+    command_ok(&a, json_pack("{s:s, s:b}", "type", "spectator_chat", "on", 0));
+    command_error(&w, json_pack("{s:s, s:s, s:s}", "type", "chat", "code", a.code, "text", "hi"), "chat_off");
+    command_ok(&a, json_pack("{s:s, s:s}", "type", "chat", "text", "quiet please"));
+    /* held during the hand: it is played out, then no next hand starts */
+    command_ok(&a, json_pack("{s:s}", "type", "start"));
+    command_ok(&a, json_pack("{s:s, s:b}", "type", "hold_table", "held", 1));
+    command_error(&a, json_pack("{s:s, s:s, s:{s:i}}", "type", "set_options", "code", a.code, "options", "stake", 3),
+                  "hand_in_progress");
+    command_error(&a, json_pack("{s:s, s:s}", "type", "end_table", "code", a.code), "hand_in_progress");
+    ck_assert_msg(tc_play_until(&a, 1, 30000, true), "the hand did not finish");
+    json_t *next = wait_event(&a, "hand_started", 500);
+    ck_assert_msg(next == NULL, "a held table started a hand");
+    command_ok(&a, json_pack("{s:s, s:{s:i}}", "type", "set_options", "options", "stake", 3));
+    json_t *snap = tc_request(&w, json_pack("{s:s, s:s}", "type", "join_table", "code", a.code), 5000);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(json_object_get(snap, "info"), "options"), "stake")), 3);
+    ck_assert(json_is_true(json_object_get(json_object_get(snap, "info"), "held")));
+    ck_assert(json_is_false(json_object_get(json_object_get(snap, "info"), "spectator_chat")));
+    json_decref(snap);
+    /* hosting handed to the watcher, who ends the session */
+    command_ok(&a, json_pack("{s:s, s:s}", "type", "set_host", "player", w.player_id));
+    command_error(&a, json_pack("{s:s, s:s}", "type", "end_table", "code", a.code), "not_host");
+    command_ok(&w, json_pack("{s:s}", "type", "end_table"));
+    json_t *ended = wait_event(&a, "table_ended", 5000);
+    ck_assert_ptr_nonnull(ended);
+    const json_t *board = json_object_get(json_object_get(ended, "event"), "scoreboard");
+    ck_assert_uint_eq(json_array_size(board), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(board, 0), "name")), "Ah Ma");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(board, 0), "hands")), 1);
+    json_decref(ended);
+    command_error(&a, json_pack("{s:s, s:s}", "type", "join_table", "code", a.code), "no_such_table");
+    ck_assert_int_eq(a.leaks + w.leaks, 0);
+    tc_close(&a);
+    tc_close(&w);
+    stop_server();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -574,6 +652,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_messages_sent_right_after_hello_are_answered_after_the_welcome);
     tcase_add_test(tc, test_a_name_of_22_chinese_characters_is_welcomed_and_one_over_24_is_a_bad_request);
     tcase_add_test(tc, test_deal_seed_deals_every_new_table_the_same_tiles_and_no_seed_does_not);
+    tcase_add_test(tc, test_the_host_controls_over_the_wire_refuse_what_they_must_and_end_with_a_scoreboard);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -189,7 +189,45 @@ START_TEST(test_new_types_have_their_wire_names_in_order)
     ck_assert_int_eq(PROTO_MY_TABLES, PROTO_REMOVE_MEMBER + 1);
     ck_assert_str_eq(proto_type_name(PROTO_PROFILE), "profile");
     ck_assert_int_eq(PROTO_PROFILE, PROTO_PRESENCE + 1);
-    ck_assert_int_eq(PROTO_TYPES, PROTO_PROFILE + 1);
+    ck_assert_str_eq(proto_type_name(PROTO_SET_HOST), "set_host");
+    ck_assert_int_eq(PROTO_SET_HOST, PROTO_PROFILE + 1);
+    ck_assert_str_eq(proto_type_name(PROTO_SET_OPTIONS), "set_options");
+    ck_assert_str_eq(proto_type_name(PROTO_HOLD_TABLE), "hold_table");
+    ck_assert_str_eq(proto_type_name(PROTO_END_TABLE), "end_table");
+    ck_assert_str_eq(proto_type_name(PROTO_SPECTATOR_CHAT), "spectator_chat");
+    ck_assert_int_eq(PROTO_TYPES, PROTO_SPECTATOR_CHAT + 1);
+}
+END_TEST
+
+START_TEST(test_the_host_controls_decode_their_target_options_and_switches_and_refuse_anything_else)
+{
+    proto_msg m;
+    char msg[PROTO_MESSAGE_SIZE];
+    ck_assert_int_eq(decode("{\"type\":\"set_host\",\"code\":\"K7M2QX\",\"player\":\"p5\"}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.type, PROTO_SET_HOST);
+    ck_assert_int_eq(m.player, 5);
+    proto_msg_free(&m);
+    expect("{\"type\":\"set_host\",\"code\":\"K7M2QX\",\"player\":5}", PROTO_BAD_REQUEST, "player");
+    expect("{\"type\":\"set_host\",\"code\":\"K7M2QX\"}", PROTO_BAD_REQUEST, "player");
+    ck_assert_int_eq(decode("{\"type\":\"set_options\",\"code\":\"K7M2QX\",\"options\":{\"stake\":2}}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.type, PROTO_SET_OPTIONS);
+    ck_assert_int_eq(json_integer_value(json_object_get(m.options, "stake")), 2);
+    proto_msg_free(&m);
+    expect("{\"type\":\"set_options\",\"code\":\"K7M2QX\"}", PROTO_BAD_REQUEST, "options");
+    expect("{\"type\":\"set_options\",\"code\":\"K7M2QX\",\"options\":[1]}", PROTO_BAD_REQUEST, "options");
+    ck_assert_int_eq(decode("{\"type\":\"hold_table\",\"code\":\"K7M2QX\",\"held\":true}", &m, msg), PROTO_OK);
+    ck_assert(m.held);
+    proto_msg_free(&m);
+    expect("{\"type\":\"hold_table\",\"code\":\"K7M2QX\",\"held\":1}", PROTO_BAD_REQUEST, "held");
+    expect("{\"type\":\"hold_table\",\"code\":\"K7M2QX\"}", PROTO_BAD_REQUEST, "held");
+    ck_assert_int_eq(decode("{\"type\":\"end_table\",\"code\":\"K7M2QX\"}", &m, msg), PROTO_OK);
+    ck_assert_int_eq(m.type, PROTO_END_TABLE);
+    proto_msg_free(&m);
+    expect("{\"type\":\"end_table\",\"code\":\"K7M2QX\",\"now\":true}", PROTO_BAD_REQUEST, "now");
+    ck_assert_int_eq(decode("{\"type\":\"spectator_chat\",\"code\":\"K7M2QX\",\"on\":false}", &m, msg), PROTO_OK);
+    ck_assert(!m.on);
+    proto_msg_free(&m);
+    expect("{\"type\":\"spectator_chat\",\"code\":\"K7M2QX\",\"on\":\"off\"}", PROTO_BAD_REQUEST, "on");
 }
 END_TEST
 
@@ -1007,6 +1045,7 @@ int main(void)
     tcase_add_test(tc, test_new_tables_get_12_character_codes_and_codes_of_6_to_12_are_taken);
     tcase_add_test(tc, test_list_tables_takes_a_page_size_a_cursor_and_filters);
     tcase_add_test(tc, test_join_takes_an_optional_seat_and_lock_and_remove_name_their_target);
+    tcase_add_test(tc, test_the_host_controls_decode_their_target_options_and_switches_and_refuse_anything_else);
     tcase_add_test(tc, test_register_and_login_decode_the_account_name_and_password);
     tcase_add_test(tc, test_account_names_are_3_to_24_characters_of_any_script);
     tcase_add_test(tc, test_account_names_hold_only_letters_digits_and_separators);

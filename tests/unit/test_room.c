@@ -10,7 +10,10 @@
  *   - a paused table refuses moves, shows nothing unsaved, and resumes;
  *   - the events that change what a seat sees (seat_left among them) carry each member's view;
  *   - simultaneous decisions (the toy game of toy_game.h): one clock per deciding seat, a
- *     private decision reaches nobody else and leaves the deciding list as it was.
+ *     private decision reaches nobody else and leaves the deciding list as it was;
+ *   - the host's controls (set_host, set_options, hold, end, watchers' chat) are the host's
+ *     alone, refused during a hand where the rules say so, change nothing when refused, and are
+ *     kept over a restart; each hand keeps the options it was played under.
  * Each test fails within seconds when the room breaks its promise (see the mutations listed in
  * the commit that added them).
  */
@@ -582,7 +585,7 @@ START_TEST(test_a_restored_table_gives_a_returning_player_their_own_score_and_a_
     char msg[GAME_MESSAGE_SIZE];
     json_t *options = game_tiengow.options_parse(NULL, msg, sizeof msg);
     json_t *state = game_tiengow.table_state_new(options, 1);
-    store_player_score kept[] = {{players[0].id, 5}, {players[1].id, -7}, {players[3].id, 2}};
+    store_player_score kept[] = {{players[0].id, 5, 3}, {players[1].id, -7, 3}, {players[3].id, 2, 1}};
     store_open_table t = {.table = {.id = 1, .options = options, .game_state = state, .hands_played = 3, .turn_seconds = 30},
                           .scores = {5, 0, 0, 0},
                           .player_scores = kept,
@@ -752,6 +755,344 @@ START_TEST(test_a_toy_table_plays_hands_through_store_recovery_and_history)
 }
 END_TEST
 
+/* ---- The host's controls: hand over hosting, options, hold, end, watchers' chat ---- */
+
+static json_t *options_of(const char *text)
+{
+    json_t *o = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(o);
+    return o;
+}
+
+static const char *ref_of(const player *p, char buf[REF_SIZE]) { return player_ref(p->id, buf); }
+
+START_TEST(test_set_host_hands_hosting_to_a_member_present_and_refuses_anyone_else)
+{
+    open_table(&game_tiengow, 2, 30);
+    char msg[GAME_MESSAGE_SIZE], ref[REF_SIZE];
+    ck_assert_ptr_null(room_join(r, &players[2], -1, NULL, msg, sizeof msg)); /* a watcher */
+    int from = n_log;
+    ck_assert_str_eq(room_set_host(r, &players[1], players[2].id, msg, sizeof msg), "not_host");
+    ck_assert_str_eq(room_set_host(r, &players[0], players[3].id, msg, sizeof msg), "not_at_table"); /* no member */
+    ck_assert_str_eq(room_set_host(r, &players[0], players[0].id, msg, sizeof msg), "bad_request");
+    players[1].client = NULL; /* seated, but not connected: not present */
+    room_player_disconnected(r, &players[1]);
+    ck_assert_str_eq(room_set_host(r, &players[0], players[1].id, msg, sizeof msg), "not_at_table");
+    ck_assert(room_is_host(r, &players[0]));
+    ck_assert_int_eq(count_frames(&players[0], "event", "host", from), 0);
+    ck_assert_ptr_null(room_set_host(r, &players[0], players[2].id, msg, sizeof msg));
+    ck_assert(room_is_host(r, &players[2]));
+    const json_t *ev = json_object_get(last_frame(&players[2], "event", "host"), "event");
+    ck_assert_str_eq(json_string_value(json_object_get(ev, "player")), ref_of(&players[2], ref));
+    ck_assert_str_eq(json_string_value(json_object_get(ev, "name")), "P2");
+    /* the old host is an ordinary member now */
+    ck_assert_str_eq(room_start(r, &players[0], msg, sizeof msg), "not_host");
+    ck_assert_str_eq(room_hold(r, &players[0], true, msg, sizeof msg), "not_host");
+}
+END_TEST
+
+/* Plays the hand on with P0's turns played here and the others covered by the bot. */
+static void play_hand_to_end(int hands_over_before)
+{
+    for (int moves = 0; moves < 64 && count_frames(&players[0], "event", "hand_over", 0) <= hands_over_before; moves++) {
+        if (!wait_for_seat(0))
+            break;
+        json_t *move = a_legal_move(0);
+        char msg[GAME_MESSAGE_SIZE];
+        ck_assert_ptr_null(room_act(r, &players[0], move, NULL, msg, sizeof msg));
+        json_decref(move);
+    }
+    for (int i = 0; i < 2000 && count_frames(&players[0], "event", "hand_over", 0) <= hands_over_before; i++)
+        run_for(5);
+    ck_assert_int_gt(count_frames(&players[0], "event", "hand_over", 0), hands_over_before);
+}
+
+static bool table_write_done(void) { return !r->table_saving && !r->table_dirty; }
+
+START_TEST(test_set_options_between_hands_is_checked_by_the_game_and_each_hand_keeps_its_own)
+{
+    open_table(&game_tiengow, 1, 30);
+    r->env.next_hand_ms = 60000;
+    char msg[GAME_MESSAGE_SIZE];
+    json_t *before = json_deep_copy(r->options);
+    int from = n_log;
+    json_t *bad[] = {options_of("{\"bogus\":1}"), options_of("{\"stake\":\"three\"}"), options_of("{\"stake\":0}"),
+                     options_of("{\"rotation\":\"sideways\"}")};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_str_eq(room_set_options(r, &players[0], bad[i], msg, sizeof msg), "bad_options");
+        ck_assert_msg(strlen(msg) > 0, "a refusal says why");
+        json_decref(bad[i]);
+    }
+    json_t *stake2 = options_of("{\"stake\":2}");
+    ck_assert_str_eq(room_set_options(r, &players[1], stake2, msg, sizeof msg), "not_at_table");
+    ck_assert(json_equal(r->options, before));
+    ck_assert_int_eq(count_frames(NULL, "event", "options", from), 0);
+    ck_assert_ptr_null(room_set_options(r, &players[0], stake2, msg, sizeof msg));
+    const json_t *ev = json_object_get(last_frame(&players[0], "event", "options"), "event");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(ev, "options"), "stake")), 2);
+    ck_assert_uint_eq(json_array_size(json_object_get(ev, "changed")), 1);
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(ev, "changed"), 0)), "stake");
+    /* the same options again: nothing to tell */
+    from = n_log;
+    ck_assert_ptr_null(room_set_options(r, &players[0], stake2, msg, sizeof msg));
+    ck_assert_int_eq(count_frames(NULL, "event", "options", from), 0);
+    start();
+    json_t *stake5 = options_of("{\"stake\":5}");
+    ck_assert_str_eq(room_set_options(r, &players[0], stake5, msg, sizeof msg), "hand_in_progress");
+    ck_assert_int_eq(json_integer_value(json_object_get(r->options, "stake")), 2);
+    play_hand_to_end(0);
+    ck_assert_ptr_null(room_set_options(r, &players[0], stake5, msg, sizeof msg));
+    ck_assert(run_until(table_write_done, 2000));
+    /* the table is stored with the new options; hand 1 keeps the ones it was played under */
+    ck_assert_int_eq(json_integer_value(json_object_get(store_memory_table_at(st, room_table_id(r))->options, "stake")), 5);
+    const store_memory_hand *h1 = store_memory_hand_at(st, store_memory_hand_id(st, room_table_id(r), 1));
+    ck_assert_ptr_nonnull(h1->options);
+    ck_assert_int_eq(json_integer_value(json_object_get(h1->options, "stake")), 2);
+    /* its replay under its own options gives its stored result; under the table's new ones it would not */
+    game_logged_action *log = calloc(h1->n_actions + 1, sizeof *log);
+    for (size_t i = 0; i < h1->n_actions; i++)
+        log[i] = (game_logged_action){.seat = h1->actions[i].seat, .action = h1->actions[i].action};
+    game_replay_error err;
+    game_hand *own = game_replay(r->game, h1->options, h1->seed, h1->game_state, log, h1->n_actions, NULL, NULL, &err);
+    game_hand *newer = game_replay(r->game, r->options, h1->seed, h1->game_state, log, h1->n_actions, NULL, NULL, &err);
+    free(log);
+    ck_assert_ptr_nonnull(own);
+    json_t *own_result = r->game->result_json(own), *newer_result = newer ? r->game->result_json(newer) : NULL;
+    json_t *stored = json_deep_copy(h1->result);
+    json_object_del(stored, GAME_RESULT_PLAYERS_KEY);
+    ck_assert(json_equal(own_result, stored));
+    ck_assert(newer_result == NULL || !json_equal(newer_result, stored));
+    json_decref(own_result);
+    json_decref(newer_result);
+    json_decref(stored);
+    r->game->hand_free(own);
+    if (newer != NULL)
+        r->game->hand_free(newer);
+    /* the next hand is played under the new ones */
+    ck_assert_ptr_null(room_start(r, &players[0], msg, sizeof msg));
+    ck_assert(run_until(hand_is_on, 2000));
+    const store_memory_hand *h2 = store_memory_hand_at(st, store_memory_hand_id(st, room_table_id(r), 2));
+    ck_assert_int_eq(json_integer_value(json_object_get(h2->options, "stake")), 5);
+    json_decref(stake2);
+    json_decref(stake5);
+    json_decref(before);
+}
+END_TEST
+
+static bool second_hand_on(void) { return room_hands_played(r) >= 2 && hand_is_on(); }
+
+START_TEST(test_a_held_table_starts_no_next_hand_until_the_host_resumes)
+{
+    open_table(&game_tiengow, 1, 30);
+    r->env.next_hand_ms = 30;
+    char msg[GAME_MESSAGE_SIZE];
+    start();
+    ck_assert_str_eq(room_hold(r, &players[1], true, msg, sizeof msg), "not_at_table");
+    ck_assert_ptr_null(room_hold(r, &players[0], true, msg, sizeof msg)); /* during the hand: after it */
+    ck_assert(json_is_true(json_object_get(json_object_get(last_frame(&players[0], "event", "held"), "event"), "held")));
+    play_hand_to_end(0);
+    ck_assert_ptr_null(room_ready(r, &players[0], msg, sizeof msg)); /* everyone ready: still held */
+    run_for(200);
+    ck_assert_uint_eq(room_hands_played(r), 1);
+    ck_assert_int_eq(r->state, ROOM_BETWEEN_HANDS);
+    ck_assert(!uv_is_active((uv_handle_t *)&r->next_hand_timer)); /* the countdown stopped */
+    /* the snapshot says so, for a page that reloads */
+    ck_assert_ptr_null(room_join(r, &players[0], -1, NULL, msg, sizeof msg));
+    ck_assert(json_is_true(json_object_get(json_object_get(last_frame(&players[0], "snapshot", NULL), "info"), "held")));
+    int from = n_log;
+    ck_assert_ptr_null(room_hold(r, &players[0], true, msg, sizeof msg)); /* as it was: no event */
+    ck_assert_int_eq(count_frames(NULL, "event", "held", from), 0);
+    /* everyone said ready while held: resuming starts the next hand at once */
+    ck_assert_ptr_null(room_hold(r, &players[0], false, msg, sizeof msg));
+    const json_t *ev = json_object_get(last_frame(&players[0], "event", "held"), "event");
+    ck_assert(json_is_false(json_object_get(ev, "held")));
+    ck_assert_ptr_null(json_object_get(ev, "next_hand_ms"));
+    ck_assert(run_until(second_hand_on, 3000));
+    /* held again, and resumed with nobody ready: the pause between hands starts afresh */
+    ck_assert_ptr_null(room_hold(r, &players[0], true, msg, sizeof msg));
+    play_hand_to_end(1);
+    run_for(100);
+    ck_assert_uint_eq(room_hands_played(r), 2);
+    ck_assert_ptr_null(room_hold(r, &players[0], false, msg, sizeof msg));
+    ev = json_object_get(last_frame(&players[0], "event", "held"), "event");
+    ck_assert_int_eq(json_integer_value(json_object_get(ev, "next_hand_ms")), 30);
+    ck_assert_uint_eq(room_hands_played(r), 2); /* not at once */
+    ck_assert(uv_is_active((uv_handle_t *)&r->next_hand_timer));
+}
+END_TEST
+
+START_TEST(test_a_hold_asked_while_the_hands_start_is_being_stored_lets_that_hand_start)
+{
+    open_table(&game_tiengow, 1, 30);
+    r->env.next_hand_ms = 30;
+    char msg[GAME_MESSAGE_SIZE];
+    ck_assert_ptr_null(room_start(r, &players[0], msg, sizeof msg)); /* the table's first save is on its way */
+    ck_assert(!hand_is_on());
+    ck_assert_ptr_null(room_hold(r, &players[0], true, msg, sizeof msg));
+    ck_assert_msg(run_until(hand_is_on, 2000), "the hand asked for before the hold did not start");
+    play_hand_to_end(0);
+    run_for(200);
+    ck_assert_uint_eq(room_hands_played(r), 1); /* and the hold applies after it */
+}
+END_TEST
+
+START_TEST(test_end_table_between_hands_sends_the_final_scoreboard_and_closes_the_table)
+{
+    open_table(&game_tiengow, 2, 30);
+    r->env.next_hand_ms = 60000;
+    char msg[GAME_MESSAGE_SIZE], ref[REF_SIZE];
+    players[1].client = NULL; /* P1's seat is played by the bot */
+    room_player_disconnected(r, &players[1]);
+    start();
+    ck_assert_str_eq(room_end(r, &players[0], msg, sizeof msg), "hand_in_progress");
+    ck_assert(!room_closed);
+    play_hand_to_end(0);
+    players[1].client = (struct client *)&fake_client;
+    room_player_connected(r, &players[1], NULL);
+    ck_assert_str_eq(room_end(r, &players[1], msg, sizeof msg), "not_host");
+    ck_assert(!room_closed);
+    int64_t p0_score = r->scores[0], p1_score = r->scores[1];
+    ck_assert_ptr_null(room_end(r, &players[0], msg, sizeof msg));
+    ck_assert(room_closed); /* the owner was told */
+    for (int i = 0; i < 2; i++) {
+        const json_t *ev = json_object_get(last_frame(&players[i], "event", "table_ended"), "event");
+        ck_assert_ptr_nonnull(ev);
+        ck_assert_int_eq(json_integer_value(json_object_get(ev, "hands")), 1);
+        const json_t *board = json_object_get(ev, "scoreboard");
+        ck_assert_uint_eq(json_array_size(board), 2); /* the two players; bots are not on it */
+        for (size_t k = 0; k < 2; k++) {
+            const json_t *row = json_array_get(board, k);
+            bool is_p0 = strcmp(json_string_value(json_object_get(row, "player")), ref_of(&players[0], ref)) == 0;
+            ck_assert_int_eq(json_integer_value(json_object_get(row, "score")), is_p0 ? p0_score : p1_score);
+            ck_assert_int_eq(json_integer_value(json_object_get(row, "hands")), 1);
+        }
+        ck_assert_int_ge(json_integer_value(json_object_get(json_array_get(board, 0), "score")),
+                         json_integer_value(json_object_get(json_array_get(board, 1), "score"))); /* best first */
+        ck_assert_ptr_nonnull(last_frame(&players[i], "event", "closing"));
+    }
+    ck_assert_int_eq(room_get_state(r), ROOM_CLOSED);
+    ck_assert_uint_eq(room_member_count(r), 0);
+    ck_assert(run_until(table_write_done, 2000));
+    ck_assert_str_eq(store_memory_table_at(st, room_table_id(r))->state, "closed");
+}
+END_TEST
+
+START_TEST(test_a_table_restarted_mid_hand_counts_that_hand_for_the_sessions_scoreboard)
+{
+    open_table(&game_tiengow, 1, 30);
+    r->env.next_hand_ms = 60000;
+    char msg[GAME_MESSAGE_SIZE];
+    start();
+    play_hand_to_end(0);
+    ck_assert_ptr_null(room_start(r, &players[0], msg, sizeof msg));
+    ck_assert(run_until(second_hand_on, 2000));
+    store_recovery *rec = NULL;
+    store_error error;
+    ck_assert(store_recover(st, &rec, &error));
+    const store_open_table *t = &rec->tables[0];
+    ck_assert_ptr_nonnull(t->hand); /* hand 2 is on */
+    ck_assert_int_eq(t->player_scores[0].hands, 1); /* the ledger knows of hand 1 only */
+    player *seated[GAME_SEATS] = {&players[0], NULL, NULL, NULL};
+    room_env env = env_with(st);
+    room_destroy(r);
+    players[0] = (player){.id = players[0].id, .client = (struct client *)&fake_client};
+    snprintf(players[0].name, sizeof players[0].name, "P0");
+    r = room_restore(&env, &game_tiengow, t, seated, 9, msg, sizeof msg);
+    ck_assert_msg(r != NULL, "%s", msg);
+    store_recovery_free(rec);
+    ck_assert_int_eq(r->n_played, 1);
+    ck_assert_int_eq(r->played[0].player_id, players[0].id);
+    ck_assert_int_eq(r->played[0].hands, 2);
+    ck_assert_str_eq(r->played[0].name, "P0");
+}
+END_TEST
+
+START_TEST(test_watchers_chat_can_be_turned_off_and_on_by_the_host_and_players_always_chat)
+{
+    open_table(&game_tiengow, 2, 30);
+    char msg[GAME_MESSAGE_SIZE];
+    ck_assert_ptr_null(room_join(r, &players[2], -1, NULL, msg, sizeof msg));
+    ck_assert_ptr_null(room_chat(r, &players[2], "hello", msg, sizeof msg));
+    ck_assert_str_eq(room_spectator_chat(r, &players[2], false, msg, sizeof msg), "not_host");
+    ck_assert_str_eq(room_spectator_chat(r, &players[1], false, msg, sizeof msg), "not_host");
+    ck_assert_ptr_null(room_spectator_chat(r, &players[0], false, msg, sizeof msg));
+    ck_assert(json_is_false(
+        json_object_get(json_object_get(last_frame(&players[2], "event", "spectator_chat"), "event"), "on")));
+    int from = n_log;
+    ck_assert_str_eq(room_chat(r, &players[2], "still here?", msg, sizeof msg), "chat_off");
+    ck_assert_int_eq(count_frames(NULL, "event", "chat", from), 0); /* nothing was said */
+    ck_assert_ptr_null(room_chat(r, &players[1], "seated", msg, sizeof msg));
+    ck_assert_int_eq(count_frames(&players[2], "event", "chat", from), 1); /* the watcher still reads */
+    ck_assert_ptr_null(room_join(r, &players[2], -1, NULL, msg, sizeof msg));
+    ck_assert(json_is_false(
+        json_object_get(json_object_get(last_frame(&players[2], "snapshot", NULL), "info"), "spectator_chat")));
+    ck_assert_ptr_null(room_spectator_chat(r, &players[0], true, msg, sizeof msg));
+    ck_assert_ptr_null(room_chat(r, &players[2], "back", msg, sizeof msg));
+}
+END_TEST
+
+START_TEST(test_a_restarted_table_keeps_its_host_options_hold_and_watchers_chat)
+{
+    open_table(&game_tiengow, 2, 30);
+    r->env.next_hand_ms = 60000;
+    char msg[GAME_MESSAGE_SIZE];
+    players[1].client = NULL;
+    room_player_disconnected(r, &players[1]);
+    start();
+    play_hand_to_end(0);
+    players[1].client = (struct client *)&fake_client;
+    room_player_connected(r, &players[1], NULL);
+    json_t *stake4 = options_of("{\"stake\":4,\"wen_zun\":true}");
+    ck_assert_ptr_null(room_set_options(r, &players[0], stake4, msg, sizeof msg));
+    ck_assert_ptr_null(room_hold(r, &players[0], true, msg, sizeof msg));
+    ck_assert_ptr_null(room_spectator_chat(r, &players[0], false, msg, sizeof msg));
+    ck_assert_ptr_null(room_set_host(r, &players[0], players[1].id, msg, sizeof msg));
+    ck_assert(run_until(table_write_done, 2000));
+    store_recovery *rec = NULL;
+    store_error error;
+    ck_assert(store_recover(st, &rec, &error));
+    ck_assert_uint_eq(rec->n_tables, 1);
+    const store_open_table *t = &rec->tables[0];
+    ck_assert(json_equal(t->table.options, r->options));
+    ck_assert_int_eq(t->table.host_player_id, players[1].id);
+    ck_assert(t->table.held);
+    ck_assert(t->table.spectator_chat_off);
+    player *seated[GAME_SEATS] = {&players[0], &players[1], NULL, NULL};
+    room_env env = env_with(st);
+    room_destroy(r); /* the server stopped */
+    r = NULL;
+    for (int i = 0; i < 2; i++)
+    {
+        players[i] = (player){.id = players[i].id, .client = (struct client *)&fake_client};
+        snprintf(players[i].name, sizeof players[i].name, "P%d", i);
+    }
+    r = room_restore(&env, &game_tiengow, t, seated, 9, msg, sizeof msg);
+    ck_assert_msg(r != NULL, "%s", msg);
+    store_recovery_free(rec);
+    ck_assert(room_is_host(r, &players[1]));
+    ck_assert(room_is_held(r));
+    ck_assert(r->spectator_chat_off);
+    ck_assert_int_eq(json_integer_value(json_object_get(r->options, "stake")), 4);
+    ck_assert(!uv_is_active((uv_handle_t *)&r->next_hand_timer)); /* held: no hand starts by itself */
+    run_for(100);
+    ck_assert_uint_eq(room_hands_played(r), 1);
+    /* the session's scoreboard still counts the hand played before the restart */
+    ck_assert_ptr_null(room_end(r, &players[1], msg, sizeof msg));
+    const json_t *board = json_object_get(json_object_get(last_frame(&players[0], "event", "table_ended"), "event"), "scoreboard");
+    ck_assert_uint_eq(json_array_size(board), 2);
+    for (size_t k = 0; k < 2; k++) {
+        const json_t *row = json_array_get(board, k);
+        ck_assert_int_eq(json_integer_value(json_object_get(row, "hands")), 1);
+        bool p0 = json_integer_value(json_object_get(row, "score")) == r->scores[0] &&
+                  strcmp(json_string_value(json_object_get(row, "name")), "P0") == 0;
+        bool p1 = json_integer_value(json_object_get(row, "score")) == r->scores[1] &&
+                  strcmp(json_string_value(json_object_get(row, "name")), "P1") == 0;
+        ck_assert_msg(p0 || p1, "row %zu names nobody who played with their score", k);
+    }
+    json_decref(stake4);
+}
+END_TEST
+
 Suite *room_suite(void)
 {
     Suite *s = suite_create("room");
@@ -769,6 +1110,18 @@ Suite *room_suite(void)
     tcase_add_test(tg, test_a_seated_player_whose_page_left_the_table_is_shown_away_not_online);
     tcase_add_test(tg, test_a_restored_table_gives_a_returning_player_their_own_score_and_a_newcomer_0);
     suite_add_tcase(s, tg);
+    TCase *host = tcase_create("host");
+    tcase_add_checked_fixture(host, setup, teardown);
+    tcase_set_timeout(host, 60);
+    tcase_add_test(host, test_set_host_hands_hosting_to_a_member_present_and_refuses_anyone_else);
+    tcase_add_test(host, test_set_options_between_hands_is_checked_by_the_game_and_each_hand_keeps_its_own);
+    tcase_add_test(host, test_a_held_table_starts_no_next_hand_until_the_host_resumes);
+    tcase_add_test(host, test_a_hold_asked_while_the_hands_start_is_being_stored_lets_that_hand_start);
+    tcase_add_test(host, test_end_table_between_hands_sends_the_final_scoreboard_and_closes_the_table);
+    tcase_add_test(host, test_watchers_chat_can_be_turned_off_and_on_by_the_host_and_players_always_chat);
+    tcase_add_test(host, test_a_table_restarted_mid_hand_counts_that_hand_for_the_sessions_scoreboard);
+    tcase_add_test(host, test_a_restarted_table_keeps_its_host_options_hold_and_watchers_chat);
+    suite_add_tcase(s, host);
     TCase *toy = tcase_create("toy");
     tcase_add_checked_fixture(toy, setup, teardown);
     tcase_set_timeout(toy, 60);

@@ -161,6 +161,13 @@ function lineOf(entry, app) {
 export function updateChat(ts, app) {
   const panel = document.getElementById('chat');
   if (!panel) return;
+  /* a watcher while the host has turned watchers' chat off: the box says so instead of failing */
+  const off = ts.mySeat === null && ts.spectatorChat === false && ts.hostId !== app.me();
+  panel.querySelectorAll('#chat-input, #chat-send, .chat-reaction').forEach((el) => { el.disabled = off; });
+  panel.classList.toggle('chat-off', off);
+  if (off) setStatus(panel, t('chat.watchersOff'), 'warn');
+  else if (panel.dataset.wasOff === 'true') setStatus(panel, '', null);
+  panel.dataset.wasOff = off ? 'true' : 'false';
   const log = panel.querySelector('#chat-log');
   const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
   replace(log, ts.chat.length ? ts.chat.map((e) => lineOf(e, app)) : h('li', { class: 'chat-line muted' }, t('chat.empty')));

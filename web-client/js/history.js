@@ -49,7 +49,7 @@ function loadReplay(ts, app, hand) {
   ts.replays.set(hand, { loading: true });
   app.request({ type: 'replay', code: ts.code, hand }).then((reply) => {
     ts.replays.set(hand, { frames: reply.frames || [], seat: Number.isInteger(reply.seat) ? reply.seat : null,
-      players: reply.players || [] });
+      players: reply.players || [], options: reply.options || null /* the hand's own: the table's may have changed */ });
   }, (err) => {
     ts.replays.set(hand, { error: err });
   }).finally(() => app.rerender());
@@ -87,7 +87,7 @@ function frameScene(ts, game, replay, seats, frame) {
   const view = frame.view;
   return {
     seats, view, deciding: game.decidingInView(view), mySeat: replay.seat, scores: null,
-    gameState: replayState(replay.frames), hostId: null, meId: null, options: ts.options, phase: 'playing',
+    gameState: replayState(replay.frames), hostId: null, meId: null, options: replay.options || ts.options, phase: 'playing',
   };
 }
 
@@ -102,7 +102,7 @@ function renderStepper(ts, app, game, replay) {
     ts.ui.step = Math.min(Math.max(step + delta, 0), frames.length - 1);
     app.rerender();
   };
-  const caption = [describeStep(game, frame.event, seats, ts.options), scene.view && scene.view.over ? t('ev.hand_over') : '']
+  const caption = [describeStep(game, frame.event, seats, replay.options || ts.options), scene.view && scene.view.over ? t('ev.hand_over') : '']
     .filter(Boolean).join(' ');
   return h('div', { class: 'stepper', id: 'history-stepper', dataset: { step: String(step), steps: String(frames.length) } },
     replay.seat === null ? h('p', { class: 'muted' }, t('history.spectated')) : null,
@@ -154,7 +154,7 @@ function renderEntry(ts, app, game, entry, totals) {
     + (me !== null ? ` · ${t('history.yourNet', { n: signed(net[me]) })}` : '');
   const settled = {
     hand: entry.hand, result: entry.result, gameState: entry.game_state === undefined ? null : entry.game_state, view: null,
-    options: ts.options, seats, scores: totals.get(entry.hand) || null,
+    options: entry.options || ts.options, seats, scores: totals.get(entry.hand) || null, /* the hand's own options */
   };
   return h('li', { class: `history-entry${open ? ' open' : ''}`, dataset: { hand: String(entry.hand), net: net.join(',') } },
     h('button', { type: 'button', class: 'history-open link', 'aria-expanded': open ? 'true' : 'false',

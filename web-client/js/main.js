@@ -174,7 +174,9 @@ function onMessage(msg) {
       if (tables.has(msg.table)) {
         const ts = tables.get(msg.table);
         if (applyEvent(ts, msg, app.me())) refreshHistory(ts);
-        if (msg.event.kind === 'closing') toast(t('table.closed', { why: msg.event.why || '' }), 'error');
+        if (msg.event.kind === 'closing') {
+          toast(ts.ended ? t('table.ended') : t('table.closed', { why: msg.event.why || '' }), ts.ended ? 'info' : 'error');
+        }
         if (msg.event.kind === 'parked') toast(t('table.parked'), 'info');
         if (msg.event.kind === 'action' && msg.event.by_bot && msg.event.seat === ts.mySeat) timedOut(ts, msg.event);
         if (msg.event.kind === 'removed' && msg.event.player === app.me()) sentAway(msg.table);

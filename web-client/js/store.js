@@ -15,6 +15,11 @@
  * locked the table through `locked`. The chat panel's lines (chat, and who joined and left) are
  * kept from the events this page saw.
  *
+ * The host's controls of the session: `held` (the host holds the table between hands: no
+ * countdown), `spectatorChat` (watchers may chat), `options` (from the `options` event too), and
+ * `ended`, the final scoreboard of a session the host ended (`table_ended`), kept on the page
+ * after the table closes. Their events are noted in the chat panel as well.
+ *
  * Scores and results follow players, not seats (PROTOCOL.md, "Scores follow players"): `scores`
  * are those of whoever holds each seat now; `handPlayers` are who played the hand of `view` (the
  * one on, or the last), from the snapshot's `hand_players`, the seats at `hand_started` and
@@ -25,6 +30,7 @@
  * Nothing here reads a game's view or result beyond what every game has (registry.js).
  */
 import { gameFor } from './games/registry.js';
+import { has, t } from './i18n.js';
 
 export function newTable(code) {
   return {
@@ -32,6 +38,9 @@ export function newTable(code) {
     scores: [0, 0, 0, 0], gameState: null, phase: 'waiting', hostId: null,
     options: {}, isPublic: false, turnSeconds: null, handsPlayed: 0,
     locked: false, /* the host locked it: nobody new may join */
+    held: false, /* the host holds it: no next hand starts until they resume (`held`) */
+    spectatorChat: true, /* watchers may chat (`spectator_chat`) */
+    ended: null, /* the session the host ended: { hands, scoreboard: [{ player, name, score, hands }] } */
     watchers: [], /* [{ player, name }]: members without a seat */
     chat: [], /* the chat panel's lines, oldest first: { kind: chat|joined|left|removed, player, from, text } */
     lastResult: null, closed: null,
@@ -109,6 +118,8 @@ export function applySnapshot(ts, msg) {
   ts.turnSeconds = info.turn_seconds;
   ts.handsPlayed = info.hands_played;
   ts.locked = Boolean(info.locked);
+  ts.held = Boolean(info.held);
+  ts.spectatorChat = info.spectator_chat !== false;
   ts.watchers = Array.isArray(info.watchers) ? info.watchers.map((w) => ({ player: w.player, name: w.name })) : [];
   ts.closed = info.state === 'closed' ? ts.closed || '' : null;
   ts.stale = false;
@@ -163,8 +174,36 @@ function followWatchers(ts, ev, seatsBefore) {
 /* The most lines the chat panel keeps. */
 export const CHAT_KEPT = 200;
 
+/* An option's label as the game's rules editor shows it (games/<game>/strings.js: "<prefix>.opt.<key>"),
+ * else the key itself. */
+function optionLabel(ts, key) {
+  const prefix = String(gameFor(ts.info && ts.info.game).titleKey || '').split('.')[0];
+  const label = `${prefix}.opt.${key}`;
+  return prefix && has(label) ? t(label) : key;
+}
+
+/* The chat panel's note of what the host did (a new host, rules, hold, watchers' chat), or null. */
+function hostNoteOf(ts, ev) {
+  switch (ev.kind) {
+    case 'host': return { kind: 'host', player: ev.player, from: ev.name || ev.player, text: '' };
+    case 'options': {
+      const changed = Array.isArray(ev.changed) ? ev.changed.filter((k) => typeof k === 'string') : [];
+      return { kind: 'options', player: ev.by, from: changed.map((k) => optionLabel(ts, k)).join(' · '), text: '' };
+    }
+    case 'held': return { kind: ev.held ? 'held' : 'unheld', player: null, from: '', text: '' };
+    case 'spectator_chat': return { kind: ev.on ? 'chat_on' : 'chat_off', player: null, from: '', text: '' };
+    default: return null;
+  }
+}
+
 /* A chat line, or who came and went, for the chat panel. */
 function followChat(ts, ev) {
+  const hostNote = hostNoteOf(ts, ev);
+  if (hostNote) {
+    ts.chat.push(hostNote);
+    if (ts.chat.length > CHAT_KEPT) ts.chat.splice(0, ts.chat.length - CHAT_KEPT);
+    return;
+  }
   if (ev.kind !== 'chat' && ev.kind !== 'joined' && ev.kind !== 'left' && ev.kind !== 'removed') return;
   ts.chat.push({ kind: ev.kind, player: ev.player, from: ev.kind === 'chat' ? ev.from : ev.name, text: ev.text || '' });
   if (ts.chat.length > CHAT_KEPT) ts.chat.splice(0, ts.chat.length - CHAT_KEPT);
@@ -223,6 +262,20 @@ export function applyEvent(ts, msg, me) {
       break;
     case 'locked':
       ts.locked = Boolean(ev.locked);
+      break;
+    case 'options':
+      if (ev.options && typeof ev.options === 'object') ts.options = ev.options;
+      break;
+    case 'held':
+      ts.held = Boolean(ev.held);
+      /* resumed: the pause before the next hand starts afresh */
+      ts.nextHandAt = !ts.held && Number.isInteger(ev.next_hand_ms) ? Date.now() + ev.next_hand_ms : ts.held ? null : ts.nextHandAt;
+      break;
+    case 'spectator_chat':
+      ts.spectatorChat = Boolean(ev.on);
+      break;
+    case 'table_ended':
+      ts.ended = { hands: ev.hands, scoreboard: Array.isArray(ev.scoreboard) ? ev.scoreboard : [] };
       break;
     case 'closing':
       ts.phase = 'closed';

@@ -3,7 +3,9 @@
  * four seats around the middle of the board, the player's own controls while a hand is played,
  * the seat controls between hands (sit, bots, start), the settlement of the last hand with the
  * ready button, the chat (chat.js), the people watching, and the history panel. The host also locks the table
- * (nobody new comes in) and removes people: a watcher is sent away, a seated player stood up.
+ * (nobody new comes in) and removes people: a watcher is sent away, a seated player stood up; the
+ * host's other controls of the session (hold, rules, watchers' chat, hosting, ending it) and the
+ * final scoreboard are host.js's.
  * What belongs to the game (its badges and figures on a
  * seat, the middle of the board, the player's controls, the settlement) is drawn by the game
  * module of the table (games/registry.js).
@@ -19,6 +21,7 @@ import { gameFor, gameTitle } from './games/registry.js';
 import { loadHistory, renderHistory } from './history.js';
 import { mountChat, updateChat } from './chat.js';
 import { noteTurn, soundToggle } from './alerts.js';
+import { renderHeld, renderHostPanel, renderScoreboard } from './host.js';
 
 /* The scene the board draws for the live table. handSeats: who played the hand shown. */
 export function liveScene(ts, meId) {
@@ -76,6 +79,7 @@ export function mountTable(container, app, code) {
       h('div', { id: 'settlement-area' }),
       h('div', { id: 'board', class: 'board' }),
       h('section', { id: 'me-area', class: 'me-area', 'aria-label': t('table.yourHand') }),
+      h('div', { id: 'host-area' }),
       h('div', { id: 'chat-area' }),
       h('div', { id: 'watchers-area' }),
       h('div', { id: 'history-area' })));
@@ -121,6 +125,8 @@ export function updateTable(container, app, code) {
   if (!chatArea.firstChild && ts.phase !== 'closed') chatArea.appendChild(mountChat(ts, app));
   updateChat(ts, app);
   replace(page.querySelector('#watchers-area'), renderWatchers(ts, app));
+  replace(page.querySelector('#host-area'), renderHostPanel(ts, app, game));
+  page.dataset.held = ts.held ? 'true' : 'false';
   page.dataset.locked = ts.locked ? 'true' : 'false';
   replace(page.querySelector('#history-area'), ts.ui.showHistory ? renderHistory(ts, app) : null);
 }
@@ -129,7 +135,7 @@ export function updateTable(container, app, code) {
 
 function renderBar(ts, app, game) {
   const link = tableLink(ts.code);
-  const share = ts.isPublic ? null : h('div', { class: 'share' },
+  const share = ts.isPublic || ts.phase === 'closed' ? null : h('div', { class: 'share' },
     h('span', { class: 'share-label' }, t('table.shareHint')),
     h('input', { id: 'share-link', class: 'share-link', readonly: true, value: link, 'aria-label': t('table.copyLink'),
       onfocus: (e) => e.target.select() }),
@@ -183,8 +189,13 @@ function historyLabel(ts) {
 
 function renderNotice(ts, app) {
   const isHost = ts.hostId === app.me();
-  if (ts.phase === 'closed') return h('p', { class: 'notice warn' }, t('table.closed', { why: ts.closed || '' }));
+  if (ts.phase === 'closed') {
+    /* ended by the host: the scoreboard says it, in the player's language */
+    return ts.ended ? renderScoreboard(ts, app) : h('p', { class: 'notice warn' }, t('table.closed', { why: ts.closed || '' }));
+  }
   const parts = [];
+  /* held: said here, or in the bar over the settlement between hands */
+  if (!(ts.phase === 'between_hands' && ts.lastResult)) parts.push(renderHeld(ts));
   if (ts.stale) parts.push(h('p', { class: 'notice warn', id: 'table-parked' }, t('table.parked')));
   else if (ts.paused) parts.push(h('p', { class: 'notice warn', id: 'table-paused' }, t('table.paused')));
   if (ts.locked) parts.push(h('p', { class: 'notice', id: 'locked-notice' }, t('table.lockedNotice')));
@@ -270,7 +281,7 @@ function nextHandBar(ts, app) {
   if (ts.phase !== 'between_hands') return null;
   const seated = ts.mySeat !== null;
   const at = ts.nextHandAt;
-  const countdown = Number.isFinite(at)
+  const countdown = ts.held ? renderHeld(ts) : Number.isFinite(at)
     ? h('span', { id: 'next-hand-countdown', class: 'next-hand-countdown', role: 'timer', dataset: { nextHandAt: String(at) } },
       nextHandText(at))
     : h('span', { id: 'next-hand-countdown', class: 'next-hand-countdown' }, t('settle.nextSoon'));
