@@ -120,7 +120,8 @@ typedef struct game_ops {
     json_t *(*view_shared)(const game_hand *hand);
     json_t *(*view_own)(const game_hand *hand, int seat);
 
-    /* Everything, for admins and the record: every seat's tiles and every action's faces. */
+    /* Everything, for admins and the record: every seat's tiles and every action's faces. Among
+     * its keys, "hands": every seat's tiles held now, by seat (game_view_open shows it). */
     json_t *(*view_admin)(const game_hand *hand);
 
     /* The public record of the last accepted action (e.g. a discard shows only its count), or
@@ -134,6 +135,13 @@ typedef struct game_ops {
     void (*result)(const game_hand *hand, game_result *out);
     json_t *(*result_json)(const game_hand *hand);
     json_t *(*next_table_state)(const game_hand *hand);
+
+    /* Optional: the score calculator's replay document (teahouse-score, replay mode) for a hand
+     * as the store keeps it: the table's options, the hand's deal (deal_json), the table state it
+     * started from, and actions ([{"seat":S, …the action…}], taken). Never the seed: a table's
+     * hands take their seeds from one generator, so a seed given out could tell a later hand's
+     * tiles. NULL when the deal or state is not one this game wrote. */
+    json_t *(*score_request)(const json_t *options, const json_t *deal, const json_t *state, json_t *actions);
 } game_ops;
 
 /* The game of that name, or NULL (game_registry.c). */
@@ -141,6 +149,11 @@ const game_ops *game_find(const char *name);
 /* The games of the house, in the order the lobby offers them. */
 size_t game_count(void);
 const game_ops *game_at(size_t i);
+
+/* The open view of one step of a FINISHED hand, for its replay: the spectator's view with every
+ * seat's tiles added as "hands" (view_admin's). Nothing is hidden in it, so the caller shows it
+ * only once the hand it belongs to is over (history.c refuses a replay of a hand not over). */
+json_t *game_view_open(const game_ops *game, const game_hand *hand);
 
 /* Whether seat owes a decision now (a convenience over decisions). */
 bool game_seat_decides(const game_ops *game, const game_hand *hand, int seat);

@@ -385,6 +385,20 @@ static json_t *tiengow_next_table_state(const game_hand *hand)
                      (json_int_t)st->result.next_multiplier);
 }
 
+/* The calculator's replay document: the deal is its "hands", the table state its banker and
+ * multiplier (rules/tiengow.md §8). */
+static json_t *tiengow_score_request(const json_t *options, const json_t *deal, const json_t *state, json_t *actions)
+{
+    const json_t *banker = json_object_get(state, "banker"), *multiplier = json_object_get(state, "multiplier");
+    if (!json_is_array(deal) || !json_is_integer(banker) || !json_is_integer(multiplier) || !json_is_array(actions)) {
+        json_decref(actions);
+        return NULL;
+    }
+    return json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:o}", "mode", "replay", "game", "tiengow", "options",
+                     options != NULL ? options : json_null(), "banker", banker, "multiplier", multiplier, "hands", deal,
+                     "actions", actions);
+}
+
 const game_ops game_tiengow = {
     .name = "tiengow",
     .options_parse = tiengow_options_parse,
@@ -406,4 +420,5 @@ const game_ops game_tiengow = {
     .result = tiengow_result,
     .result_json = tiengow_result_json,
     .next_table_state = tiengow_next_table_state,
+    .score_request = tiengow_score_request,
 };
