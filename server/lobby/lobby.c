@@ -528,11 +528,6 @@ static void shared_replay(request *q, room *r)
     lobby *l = q->l;
     proto_msg *m = q->m;
     player *p = q->c->p;
-    if (l->store == NULL) {
-        lobby_send_error(l, q->c, m->id, r != NULL ? PROTO_ERR_NO_HISTORY : PROTO_ERR_NO_SUCH_TABLE,
-                         r != NULL ? "This server keeps no records." : "No table has that code.");
-        return;
-    }
     bool known = r != NULL && (room_is_public(r) || room_knows(r, p));
     char key[LOBBY_ADDRESS_KEY] = "";
     uint64_t now = uv_now(l->loop), wait = 0;
@@ -543,6 +538,13 @@ static void shared_replay(request *q, room *r)
             return;
         }
         throttle_allow(l->code_misses, key, now, NULL); /* the try */
+    }
+    if (l->store == NULL) {
+        if (r == NULL && !known)
+            throttle_fail(l->code_misses, key, now);
+        lobby_send_error(l, q->c, m->id, r != NULL ? PROTO_ERR_NO_HISTORY : PROTO_ERR_NO_SUCH_TABLE,
+                         r != NULL ? "This server keeps no records." : "No table has that code.");
+        return;
     }
     if (r != NULL && room_get_state(r) == ROOM_PLAYING && (uint64_t)m->hand == room_hand_number(r)) {
         char why[128];
