@@ -132,8 +132,8 @@ json_t *history_replay_json(const game_ops *game, const json_t *options, const c
         return NULL;
     }
     int seat = seat_of_player(summary, player_id);
-    return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o}", "type", "replay", "table", code, "game", game->name,
-                     "hand", (json_int_t)hand->number, "seat", seat >= 0 ? json_integer(seat) : json_null(), "players",
-                     players_json(summary), "frames", rf.frames, "score_request",
-                     request != NULL ? request : json_null());
+    return json_pack("{s:s, s:s, s:s, s:O, s:I, s:o, s:o, s:o, s:o}", "type", "replay", "table", code, "game",
+                     game->name, "options", options != NULL ? options : json_null(), "hand", (json_int_t)hand->number,
+                     "seat", seat >= 0 ? json_integer(seat) : json_null(), "players", players_json(summary), "frames",
+                     rf.frames, "score_request", request != NULL ? request : json_null());
 }
