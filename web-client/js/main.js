@@ -1,6 +1,6 @@
 /*
  * main — the client's entry point: the games' stylesheets, the language switch and connection
- * banner in the header, the router (#/ the lobby, #/t/CODE a table), the connection to the
+ * banner in the header, the router (#/ the lobby, #/t/CODE a table, #/r/CODE/N a hand's replay), the connection to the
  * server and the dispatch of its messages into the table store, the account actions (register,
  * log in, log out), and the one `app` object the pages act through.
  *
@@ -14,6 +14,7 @@ import { applyEvent, applyMissed, applySnapshot, applyView, newTable } from './s
 import { mountLobby, updateLobby, normalizeCode, listFilters, CODE_PATTERN, TABLES_PAGE } from './lobby.js';
 import { mountTable, nextHandText, updateTable } from './table.js';
 import { loadHistory } from './history.js';
+import { leaveReplay, mountReplay, updateReplay } from './replay.js';
 import { announceGames, gameFor, games, knownGames, onlyGame } from './games/registry.js';
 import { cutChars, limit, setLimits } from './limits.js';
 import { turnTitle } from './alerts.js';
@@ -311,6 +312,8 @@ function joinIfNeeded(code) {
 /* --- routing --- */
 
 function parseRoute() {
+  const r = /^#\/r\/([A-Za-z0-9]+)\/([1-9][0-9]{0,8})$/.exec(location.hash);
+  if (r && CODE_PATTERN.test(normalizeCode(r[1]))) return { page: 'replay', code: normalizeCode(r[1]), hand: Number(r[2]) };
   const m = /^#\/t\/([A-Za-z0-9]+)/.exec(location.hash);
   if (m) {
     const code = normalizeCode(m[1]);
@@ -322,7 +325,7 @@ function parseRoute() {
 function route() {
   state.route = parseRoute();
   if (state.route.page === 'table') joinIfNeeded(state.route.code);
-  else refreshTables();
+  else if (state.route.page !== 'replay') refreshTables();
   render();
 }
 
@@ -358,13 +361,18 @@ function render() {
   const named = Boolean(state.name) && !state.editingName;
   const page = named ? state.route.page : 'lobby';
   /* the offered games too: a lobby drawn before the welcome announced them is drawn again */
-  const key = `${page}|${state.route.code || ''}|${lang()}|${named}|${app.account() || ''}|${games().map((g) => g.name)}`;
+  const key = `${page}|${state.route.code || ''}|${state.route.hand || ''}|${lang()}|${named}|${app.account() || ''}|${games().map((g) => g.name)}`;
   if (key !== mountedKey) {
     mountedKey = key;
+    if (page !== 'replay') leaveReplay();
     if (page === 'table') mountTable(main, app, state.route.code);
+    else if (page === 'replay') mountReplay(main, app, state.route.code, state.route.hand);
     else mountLobby(main, app);
   }
-  if (page === 'table') {
+  if (page === 'replay') {
+    updateReplay(main, app, state.route.code, state.route.hand);
+    document.title = `${t('replay.title', { code: state.route.code, n: state.route.hand })} · ${t('app.title')}`;
+  } else if (page === 'table') {
     updateTable(main, app, state.route.code);
     document.title = turnTitle() || `${state.route.code} · ${t('app.title')}`;
   } else {

@@ -1,9 +1,10 @@
 /*
  * board — what is on a Tien Gow table, drawn from a scene (seats.js): the tiles as dominoes
  * (a hand's, a trick's, face down), the trick in the middle of the board, and what a seat shows
- * of the game — the banker's 莊 ×m badge, its stacks won and tiles held. The live table and the
- * history stepper draw with the same functions, so a replayed step looks exactly as the player
- * saw it.
+ * of the game — the banker's 莊 ×m badge, its stacks won and tiles held — and, in a finished
+ * hand's open replay, every seat's tiles and the tricks it may jump to. The live table, the
+ * history stepper and the replay page draw with the same functions, so a replayed step looks as
+ * the table did.
  */
 import { h } from '../../dom.js';
 import { t, tn, lang } from '../../i18n.js';
@@ -79,6 +80,28 @@ export function renderReplayHand(scene) {
   const view = scene.view;
   const mine = view && Array.isArray(view.hand) && view.hand.length ? view.hand : null;
   return mine ? h('div', { class: 'replay-hand' }, h('span', { class: 'muted' }, t('table.yourHand')), ' ', tileRow(mine, { small: true })) : null;
+}
+
+/* One seat's tiles in the open view of a finished hand's replay (view.hands), or null. */
+export function renderOpenHand(scene, seat) {
+  const hands = scene.view && Array.isArray(scene.view.hands) ? scene.view.hands : null;
+  const tiles = hands && Array.isArray(hands[seat]) ? hands[seat] : null;
+  if (!tiles) return null;
+  return h('div', { class: 'open-hand', dataset: { seat: String(seat), tiles: String(tiles.length) } },
+    tiles.length ? tileRow(tiles, { small: true }) : h('span', { class: 'muted' }, '—'));
+}
+
+/* The steps a replay may jump to: the lead of each trick, [{ step, n }] (n counts tricks from 1). */
+export function replayMarks(frames) {
+  const marks = [];
+  let seen = 0;
+  frames.forEach((frame, step) => {
+    const view = frame.view || {};
+    const n = (view.tricks || []).length + (view.trick && view.trick.plays && view.trick.plays.length ? 1 : 0);
+    if (n > seen) marks.push({ step, n });
+    seen = Math.max(seen, n);
+  });
+  return marks;
 }
 
 /* --- the trick --- */
