@@ -262,6 +262,22 @@ describe('a finished hand\'s replay, from its link', () => {
     assert.equal(doc.wall.length, 136);
     assertSameResult(answer, over.result);
 
+    /* on a 375×667 phone: nothing wider than the screen at any step shown, the controls on the first screen */
+    const phone = await friendOpens(browser, server.url, hash, 'Phone', { viewport: { width: 375, height: 667 } });
+    for (const step of [0, discards[0].step, steps - 1]) {
+      await phone.selectOption('#replay-jump', String(step)).catch(() => phone.keyboard.press('End'));
+      await atStep(phone, step);
+      const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
+      const culprits = wide > 375 ? await phone.evaluate(() => [...document.querySelectorAll('#replay-page *')]
+        .filter((el) => el.getBoundingClientRect().right > 376).slice(0, 8)
+        .map((el) => `${el.tagName}.${el.className}`).join(', ')) : '';
+      assert.ok(wide <= 375, `step ${step}: the page is ${wide} px wide on a 375 px screen (${culprits})`);
+    }
+    const play = await phone.locator('#replay-play').boundingBox();
+    assert.ok(play.y + play.height <= 667, 'play is on the first screen');
+    assert.deepEqual(phone.errors, []);
+    await phone.context().close();
+
     assert.deepEqual(page.errors, []);
     assert.deepEqual(friend.errors, []);
     await photograph(browser, server.url, hash, 'tianjin');

@@ -283,19 +283,23 @@ function renderControls(app, game, entry, seats, options) {
   const n = frames.length;
   const step = entry.step;
   const marks = game.replayMarks(frames);
-  const btn = (id, label, onclick, disabled, extra = {}) => h('button', {
-    type: 'button', id, class: 'secondary', dataset: { focus: id }, disabled, onclick, ...extra,
-  }, label);
+  /* an icon and a word; on a phone the word is left to screen readers, so the row fits */
+  const face = (icon, label, iconFirst = true) => (iconFirst
+    ? [h('span', { 'aria-hidden': 'true' }, icon), ' ', h('span', { class: 'replay-label' }, label)]
+    : [h('span', { class: 'replay-label' }, label), ' ', h('span', { 'aria-hidden': 'true' }, icon)]);
+  const btn = (id, icon, label, onclick, disabled, iconFirst = true) => h('button', {
+    type: 'button', id, class: 'secondary', dataset: { focus: id }, 'aria-label': label, title: label, disabled, onclick,
+  }, face(icon, label, iconFirst));
   /* the mark at or before the step is the one shown as chosen */
   const at = marks.reduce((found, m, i) => (m.step <= step ? i : found), -1);
   return h('div', { class: 'replay-controls', role: 'group', 'aria-label': t('replay.keys') },
-    btn('replay-start', `⏮ ${t('replay.start')}`, () => go(entry, 0), step === 0),
-    btn('replay-prev', `◀ ${t('replay.prev')}`, () => go(entry, step - 1), step === 0),
+    btn('replay-start', '|◀', t('replay.start'), () => go(entry, 0), step === 0),
+    btn('replay-prev', '◀', t('replay.prev'), () => go(entry, step - 1), step === 0),
     h('button', { type: 'button', id: 'replay-play', class: 'primary', dataset: { focus: 'replay-play' },
-      'aria-pressed': entry.playing ? 'true' : 'false', onclick: () => togglePlay(entry) },
-    entry.playing ? `⏸ ${t('replay.pause')}` : `▶ ${t('replay.play')}`),
-    btn('replay-next', `${t('replay.next')} ▶`, () => go(entry, step + 1), step === n - 1),
-    btn('replay-end', `${t('replay.end')} ⏭`, () => go(entry, n - 1), step === n - 1),
+      'aria-label': entry.playing ? t('replay.pause') : t('replay.play'), onclick: () => togglePlay(entry) },
+    entry.playing ? face('❚❚', t('replay.pause')) : face('▶', t('replay.play'))),
+    btn('replay-next', '▶', t('replay.next'), () => go(entry, step + 1), step === n - 1, false),
+    btn('replay-end', '▶|', t('replay.end'), () => go(entry, n - 1), step === n - 1, false),
     marks.length ? h('label', { class: 'replay-jump' }, `${t('replay.jump')} `,
       h('select', { id: 'replay-jump', dataset: { focus: 'replay-jump' }, onchange: (ev) => go(entry, Number(ev.target.value)) },
         h('option', { value: '0', selected: at < 0 && step < n - 1 }, t('replay.start')),
