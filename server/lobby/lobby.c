@@ -549,7 +549,10 @@ static void shared_replay(request *q, room *r)
     if (r != NULL && room_get_state(r) == ROOM_PLAYING && (uint64_t)m->hand == room_hand_number(r)) {
         char why[128];
         snprintf(why, sizeof why, "Hand %" PRId64 " is still being played; its replay opens once it is over.", m->hand);
-        lobby_send_error(l, q->c, m->id, PROTO_ERR_NO_SUCH_HAND, why);
+        count_error(l, proto_error_name(PROTO_ERR_NO_SUCH_HAND));
+        json_t *error = proto_error(m->id, proto_error_name(PROTO_ERR_NO_SUCH_HAND), why);
+        json_object_set_new(error, "playing", json_true()); /* the client says so in the player's language */
+        lobby_send_json(q->c, error);
         return;
     }
     lobby_pending *w = lobby_pending_begin(l, q->c, m->id);

@@ -116,11 +116,15 @@ describe('a finished hand\'s replay, from its link', () => {
     const early = await friendOpens(browser, server.url, hash, 'Early Bird');
     assert.equal((await pageState(early)).error, 'no_such_hand');
     assert.match(await early.textContent('#replay-error'), /still being played/);
-    await early.context().close();
 
     await playToSettlement(page, 1);
     const over = handOvers(frames).find((e) => e.hand === 1);
     assert.ok(over, 'the hand was settled');
+    /* once it is over, the same page opens it on a second try */
+    await early.click('#replay-retry');
+    await early.waitForSelector('#replay-page[data-state="loaded"]');
+    assert.equal(await early.locator('#replay-page .open-hand').count(), 4);
+    await early.context().close();
 
     /* the history links to the replay page */
     await page.click('#history-toggle');
@@ -220,7 +224,7 @@ describe('a finished hand\'s replay, from its link', () => {
     await wrong.goto(`${server.url}/#/r/${code}/40`);
     await wrong.waitForSelector('#replay-page[data-hand="40"][data-state="error"]');
     assert.equal((await pageState(wrong)).error, 'no_such_hand');
-    assert.match(await wrong.textContent('#replay-error'), /Hand 40 of table/);
+    assert.match(await wrong.textContent('#replay-error'), new RegExp(`Table ${code} has no finished hand 40`));
     assert.deepEqual(wrong.errors, []);
     await Promise.all([page.context().close(), wrong.context().close()]);
   });

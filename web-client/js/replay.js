@@ -46,9 +46,11 @@ const STRINGS = {
     'replay.back': 'Back to the lobby',
     'replay.toTable': 'Open the table',
     'replay.noTable': 'No table has the code {code}. Check the link.',
-    'replay.noHand': 'Hand {n} of table {code} has no replay: it is still being played (its replay opens once it is over), or the table never reached it.',
+    'replay.playing': 'Hand {n} of table {code} is still being played: its replay opens once it is over.',
+    'replay.noHand': 'Table {code} has no finished hand {n}: check the link.',
     'replay.failed': 'The replay could not be loaded: {message}',
     'replay.open': 'Open the replay page',
+    'replay.retry': 'Try again',
   },
   'zh-Hant': {
     'replay.title': '重看 · {code} · 第 {n} 局',
@@ -74,9 +76,11 @@ const STRINGS = {
     'replay.back': '回到大廳',
     'replay.toTable': '打開牌桌',
     'replay.noTable': '沒有牌桌的代碼是 {code}。請檢查連結。',
-    'replay.noHand': '牌桌 {code} 的第 {n} 局沒有重看：這一局還在進行（結束後才能重看），或者牌桌沒有打到這一局。',
+    'replay.playing': '牌桌 {code} 的第 {n} 局還在進行：結束後才能重看。',
+    'replay.noHand': '牌桌 {code} 沒有已結束的第 {n} 局：請檢查連結。',
     'replay.failed': '無法載入重看：{message}',
     'replay.open': '打開重看頁',
+    'replay.retry': '再試一次',
   },
   'zh-Hans': {
     'replay.title': '重看 · {code} · 第 {n} 局',
@@ -102,9 +106,11 @@ const STRINGS = {
     'replay.back': '回到大厅',
     'replay.toTable': '打开牌桌',
     'replay.noTable': '没有牌桌的代码是 {code}。请检查链接。',
-    'replay.noHand': '牌桌 {code} 的第 {n} 局没有重看：这一局还在进行（结束后才能重看），或者牌桌没有打到这一局。',
+    'replay.playing': '牌桌 {code} 的第 {n} 局还在进行：结束后才能重看。',
+    'replay.noHand': '牌桌 {code} 没有已结束的第 {n} 局：请检查链接。',
     'replay.failed': '无法加载重看：{message}',
     'replay.open': '打开重看页',
+    'replay.retry': '再试一次',
   },
 };
 addStrings(STRINGS);
@@ -242,7 +248,7 @@ document.addEventListener('keydown', onKey);
 
 function errorText(err, code, hand) {
   if (err.code === 'no_such_table') return t('replay.noTable', { code });
-  if (err.code === 'no_such_hand') return t('replay.noHand', { code, n: hand });
+  if (err.code === 'no_such_hand') return t(err.playing ? 'replay.playing' : 'replay.noHand', { code, n: hand });
   if (err.code === 'rate_limited' && Number.isInteger(err.retry_ms)) return t('err.codesWait', { s: Math.ceil(err.retry_ms / 1000) });
   const key = `err.${err.code}`;
   return has(key) ? t(key, { message: err.message }) : t('replay.failed', { message: err.message || err.code || '' });
@@ -381,7 +387,11 @@ export function updateReplay(container, app, code, hand) {
     replace(body, renderLoaded(app, code, hand, entry));
   } else if (entry.error) {
     page.dataset.error = entry.error.code || '';
-    replace(body, h('p', { class: 'error', role: 'alert', id: 'replay-error' }, errorText(entry.error, code, hand)));
+    replace(body, h('p', { class: 'error', role: 'alert', id: 'replay-error' }, errorText(entry.error, code, hand)),
+      h('button', { type: 'button', id: 'replay-retry', class: 'secondary', dataset: { focus: 'replay-retry' }, onclick: () => {
+        entry.error = null;
+        app.rerender();
+      } }, t('replay.retry')));
   } else {
     replace(body, h('p', { class: 'muted', role: 'status' }, t('replay.loading')));
   }
