@@ -29,7 +29,8 @@ json_t *game_view_open(const game_ops *game, const game_hand *hand)
     json_t *view = game->view(hand, GAME_SPECTATOR);
     json_t *admin = game->view_admin(hand);
     json_t *hands = json_object_get(admin, "hands");
-    if (view == NULL || !json_is_array(hands) || json_object_set(view, "hands", hands) != 0) {
+    if (view == NULL || !json_is_array(hands) || json_object_set(view, "hands", hands) != 0 ||
+        (game->view_open_extra != NULL && game->view_open_extra(hand, view) != 0)) {
         json_decref(view);
         view = NULL;
     }

@@ -142,6 +142,11 @@ typedef struct game_ops {
      * hands take their seeds from one generator, so a seed given out could tell a later hand's
      * tiles. NULL when the deal or state is not one this game wrote. */
     json_t *(*score_request)(const json_t *options, const json_t *deal, const json_t *state, json_t *actions);
+
+    /* Optional: what else a finished hand's step opens in its open view (game_view_open) beyond
+     * every seat's tiles, added to view (Tien Gow: each discard's faces, face down at the table).
+     * Nonzero when memory ran out. */
+    int (*view_open_extra)(const game_hand *hand, json_t *view);
 } game_ops;
 
 /* The game of that name, or NULL (game_registry.c). */
@@ -151,7 +156,8 @@ size_t game_count(void);
 const game_ops *game_at(size_t i);
 
 /* The open view of one step of a FINISHED hand, for its replay: the spectator's view with every
- * seat's tiles added as "hands" (view_admin's). Nothing is hidden in it, so the caller shows it
+ * seat's tiles added as "hands" (view_admin's), and whatever else the game opens (view_open_extra).
+ * Nothing is hidden in it, so the caller shows it
  * only once the hand it belongs to is over (history.c refuses a replay of a hand not over). */
 json_t *game_view_open(const game_ops *game, const game_hand *hand);
 

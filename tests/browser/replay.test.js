@@ -196,6 +196,18 @@ describe('a finished hand\'s replay, from its link', () => {
     await atStep(friend, tricks[1].step);
     assert.match(await friend.textContent('#replay-caption'), /leads|plays/);
 
+    /* every step from the start: no tile face down in the trick (a discard shows its faces now) */
+    await friend.keyboard.press('Home');
+    await atStep(friend, 0);
+    let opened = 0;
+    for (let i = 1; i < steps; i++) {
+      await friend.keyboard.press('ArrowRight');
+      await atStep(friend, i);
+      assert.equal(await friend.locator('#trick .tile-back').count(), 0, `step ${i} hides no tile`);
+      opened += await friend.locator('#trick .discard-open .tile').count();
+    }
+    assert.ok(opened > 0, 'this hand (of the fixed deal) has discards, shown face up');
+
     /* copy link */
     await friend.click('#replay-copy');
     const copied = await friend.evaluate(() => navigator.clipboard.readText());

@@ -175,6 +175,65 @@ START_TEST(test_a_finished_tien_gow_hands_replay_shows_all_four_hands_at_every_s
 }
 END_TEST
 
+/* Every discard in the frames' tricks (the open one and the completed ones) lists its faces. */
+static int discards_shown(const json_t *frames, bool *all)
+{
+    int n = 0;
+    size_t i, k, p;
+    json_t *f, *trick, *play;
+    json_array_foreach(frames, i, f)
+    {
+        json_t *view = json_object_get(f, "view");
+        json_t *tricks = json_copy(json_object_get(view, "tricks"));
+        if (json_is_object(json_object_get(view, "trick")))
+            json_array_append(tricks, json_object_get(view, "trick"));
+        json_array_foreach(tricks, k, trick) json_array_foreach(json_object_get(trick, "plays"), p, play)
+        {
+            json_t *count = json_object_get(play, "discard");
+            if (!json_is_integer(count))
+                continue;
+            n++;
+            *all = *all && json_array_size(json_object_get(play, "faces")) == (size_t)json_integer_value(count);
+        }
+        json_decref(tricks);
+    }
+    return n;
+}
+
+START_TEST(test_a_finished_tien_gow_hands_replay_shows_the_faces_of_its_discards)
+{
+    const game_ops *game = game_find("tiengow");
+    int seen = 0;
+    for (uint64_t seed = 60; seed < 70 && seen == 0; seed++) {
+        kept_hand k = play_hand(game, seed);
+        char msg[GAME_MESSAGE_SIZE] = "";
+        json_t *reply = replay_of(game, &k, 99, msg, sizeof msg);
+        bool all = true;
+        seen += discards_shown(json_object_get(reply, "frames"), &all);
+        ck_assert_msg(all, "seed %llu: a discard without its faces", (unsigned long long)seed);
+        json_decref(reply);
+        kept_free(&k);
+    }
+    ck_assert_int_gt(seen, 0); /* some hand had a discard */
+    /* the live views never carry them */
+    kept_hand k = play_hand(game, 61);
+    char msg[GAME_MESSAGE_SIZE];
+    json_t *options = game->options_parse(NULL, msg, sizeof msg);
+    game_hand *g = game->hand_new(options, k.hand.seed, k.hand.game_state);
+    for (size_t i = 0; i < k.hand.n_actions; i++) {
+        ck_assert_ptr_null(game->act(g, k.hand.actions[i].seat, k.hand.actions[i].action, msg, sizeof msg));
+        for (int seat = -1; seat < 4; seat++) {
+            json_t *view = game->view(g, seat);
+            ck_assert(!has_key(view, "faces") && !has_key(view, "hands"));
+            json_decref(view);
+        }
+    }
+    game->hand_free(g);
+    json_decref(options);
+    kept_free(&k);
+}
+END_TEST
+
 START_TEST(test_a_finished_tianjin_hands_replay_shows_all_four_hands_at_every_step)
 {
     check_every_frame_open("tianjin", 5, 13);
@@ -309,6 +368,7 @@ static Suite *history_suite(void)
     TCase *tc = tcase_create("replay");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_a_finished_tien_gow_hands_replay_shows_all_four_hands_at_every_step);
+    tcase_add_test(tc, test_a_finished_tien_gow_hands_replay_shows_the_faces_of_its_discards);
     tcase_add_test(tc, test_a_finished_tianjin_hands_replay_shows_all_four_hands_at_every_step);
     tcase_add_test(tc, test_a_hand_not_over_is_never_replayed);
     tcase_add_test(tc, test_a_private_pass_has_no_frame_of_its_own);

@@ -161,9 +161,12 @@ export function renderTrick(scene) {
     let role;
     if (p.play) role = i === 0 ? t('tg.trick.led') : t('tg.trick.beats');
     else role = t('tg.trick.discarded', { n: p.discard });
+    /* a finished hand's open replay shows a discard's faces (p.faces), face down at the table */
     const tiles = p.play
       ? h('span', { class: 'tile-row' }, sortTiles(p.play).map((f) => tileElement(f, { small: true })))
-      : h('span', { class: 'tile-row' }, Array.from({ length: p.discard }, () => tileBack(true)));
+      : h('span', { class: `tile-row${Array.isArray(p.faces) ? ' discard-open' : ''}` },
+        Array.isArray(p.faces) ? sortTiles(p.faces).map((f) => tileElement(f, { small: true }))
+          : Array.from({ length: p.discard }, () => tileBack(true)));
     return h('div', { class: `trick-play${isBest ? ' best' : ''}${p.play ? '' : ' discard'}${arrive.class}`, style: arrive.style,
       dataset: { seat: String(p.seat), from: relativePosition(p.seat, scene.mySeat) } },
       h('div', { class: 'trick-who' }, h('span', { class: 'seat-wind' }, t('wind.' + p.seat)), ' ', playerName(scene.seats, p.seat)),
