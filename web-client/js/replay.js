@@ -6,8 +6,7 @@
  * and the history draw them.
  *
  * Controls: play / pause (a step a second, stopping at the end), a step back or forward, to the
- * start or the end, and a jump to one of the game's marks (Tien Gow: a trick's lead; Tianjin: a
- * discard); keys ← → step, space plays or pauses, Home and End jump. "Copy link" copies the
+ * start or the end, and a jump to one of the steps the game names (game.replayMarks); keys ← → step, space plays or pauses, Home and End jump. "Copy link" copies the
  * page's address; "Download JSON" saves the score calculator's document for the hand, exactly
  * as the server wrote it (`score_request`), which `teahouse-score` answers with the hand's result.
  *
@@ -33,8 +32,6 @@ const STRINGS = {
     'replay.next': 'Forward',
     'replay.step': 'Step {i} of {n}',
     'replay.jump': 'Jump to',
-    'replay.jumpTrick': 'Trick {n}',
-    'replay.jumpDiscard': 'Discard {n}: {what}',
     'replay.copy': 'Copy link',
     'replay.copied': 'Link copied: whoever has it can watch this hand.',
     'replay.copyFailed': 'Copy the link from the box beside the button.',
@@ -63,8 +60,6 @@ const STRINGS = {
     'replay.next': '下一步',
     'replay.step': '第 {i} 步，共 {n} 步',
     'replay.jump': '跳到',
-    'replay.jumpTrick': '第 {n} 輪',
-    'replay.jumpDiscard': '第 {n} 張打出：{what}',
     'replay.copy': '複製連結',
     'replay.copied': '已複製連結：有這個連結的人都可以看這一局。',
     'replay.copyFailed': '請從按鈕旁的方框複製連結。',
@@ -93,8 +88,6 @@ const STRINGS = {
     'replay.next': '下一步',
     'replay.step': '第 {i} 步，共 {n} 步',
     'replay.jump': '跳到',
-    'replay.jumpTrick': '第 {n} 轮',
-    'replay.jumpDiscard': '第 {n} 张打出：{what}',
     'replay.copy': '复制链接',
     'replay.copied': '已复制链接：有这个链接的人都可以看这一局。',
     'replay.copyFailed': '请从按钮旁的方框复制链接。',
@@ -244,7 +237,7 @@ function onKey(ev) {
   ev.preventDefault();
   act();
 }
-document.addEventListener('keydown', onKey);
+if (typeof document !== 'undefined') document.addEventListener('keydown', onKey); /* node imports this for its tests */
 
 function errorText(err, code, hand) {
   if (err.code === 'no_such_table') return t('replay.noTable', { code });
@@ -278,17 +271,12 @@ function download(reply) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-function markLabel(game, mark, frames, seats, options) {
-  if (game.name === 'tiengow') return t('replay.jumpTrick', { n: mark.n });
-  return t('replay.jumpDiscard', { n: mark.n, what: game.describeEvent(frames[mark.step].event, seats, options) });
-}
-
 function renderControls(app, game, entry, seats, options) {
   const reply = entry.reply;
   const frames = reply.frames;
   const n = frames.length;
   const step = entry.step;
-  const marks = game.replayMarks(frames);
+  const marks = game.replayMarks(frames, seats, options);
   /* an icon and a word; on a phone the word is left to screen readers, so the row fits */
   const face = (icon, label, iconFirst = true) => (iconFirst
     ? [h('span', { 'aria-hidden': 'true' }, icon), ' ', h('span', { class: 'replay-label' }, label)]
@@ -309,7 +297,7 @@ function renderControls(app, game, entry, seats, options) {
     marks.length ? h('label', { class: 'replay-jump' }, `${t('replay.jump')} `,
       h('select', { id: 'replay-jump', dataset: { focus: 'replay-jump' }, onchange: (ev) => go(entry, Number(ev.target.value)) },
         h('option', { value: '0', selected: at < 0 && step < n - 1 }, t('replay.start')),
-        marks.map((m, i) => h('option', { value: String(m.step), selected: i === at && step < n - 1 }, markLabel(game, m, frames, seats, options))),
+        marks.map((m, i) => h('option', { value: String(m.step), selected: i === at && step < n - 1 }, m.label)),
         h('option', { value: String(n - 1), selected: step === n - 1 }, t('replay.end'))))
       : null);
 }

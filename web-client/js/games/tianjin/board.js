@@ -14,6 +14,7 @@ import { badge, playerName, relativePosition, seatName, stat } from '../../seats
 import { shortTileName, sortTiles, tileName } from './tiles.js';
 import { tileBackSvg, tileSvg } from './tile_art.js';
 import { isOver, splitHand, toActOf, wildsOf } from './view.js';
+import { describeEvent } from './events.js';
 
 /* A tile's name as a screen reader says it: "五万, 混儿" for a wild. */
 export function tileLabel(name, marks = {}) {
@@ -181,12 +182,14 @@ export function renderOpenHand(scene, seat) {
     tileRow(sortTiles(tiles, wilds), wilds, { small: true }));
 }
 
-/* The steps a replay may jump to: each discard (a turn's end), [{ step, n }] (n counts them from 1). */
-export function replayMarks(frames) {
+/* The steps a replay may jump to: each discard (a turn's end), [{ step, label }]. */
+export function replayMarks(frames, seats, options) {
   const marks = [];
   frames.forEach((frame, step) => {
     const ev = frame.event || {};
-    if (ev.kind === 'action' && ev.discard !== undefined) marks.push({ step, n: marks.length + 1 });
+    if (ev.kind === 'action' && ev.discard !== undefined) {
+      marks.push({ step, label: t('tj.replay.discard', { n: marks.length + 1, what: describeEvent(ev, seats, options) }) });
+    }
   });
   return marks;
 }

@@ -91,14 +91,14 @@ export function renderOpenHand(scene, seat) {
     tiles.length ? tileRow(tiles, { small: true }) : h('span', { class: 'muted' }, '—'));
 }
 
-/* The steps a replay may jump to: the lead of each trick, [{ step, n }] (n counts tricks from 1). */
+/* The steps a replay may jump to: the lead of each trick, [{ step, label }]. */
 export function replayMarks(frames) {
   const marks = [];
   let seen = 0;
   frames.forEach((frame, step) => {
     const view = frame.view || {};
     const n = (view.tricks || []).length + (view.trick && view.trick.plays && view.trick.plays.length ? 1 : 0);
-    if (n > seen) marks.push({ step, n });
+    if (n > seen) marks.push({ step, label: t('tg.replay.trick', { n }) });
     seen = Math.max(seen, n);
   });
   return marks;
