@@ -76,7 +76,28 @@ typedef struct replay_frames {
     const game_ops *game;
     const store_hand *hand;
     json_t *frames;
+    bool failed; /* a frame could not be made (memory, or a game whose admin view lists no "hands") */
 } replay_frames;
+
+/* Appends a frame; false (and the replay stops) when it cannot be made: a replay with a step
+ * missing would show a hand that never happened. */
+static bool append_frame(replay_frames *rf, json_t *event, json_t *view)
+{
+    json_t *frame = event != NULL && view != NULL ? json_pack("{s:o, s:o}", "event", event, "view", view) : NULL;
+    if (frame == NULL) {
+        if (event == NULL || view == NULL) { /* json_pack took neither */
+            json_decref(event);
+            json_decref(view);
+        }
+        rf->failed = true;
+        return false;
+    }
+    if (json_array_append_new(rf->frames, frame) != 0) {
+        rf->failed = true;
+        return false;
+    }
+    return true;
+}
 
 /* One frame for the deal and one per action with a public record: a decision kept private while
  * its window was open (a pass) changes nothing on the board and has none. */
@@ -84,18 +105,16 @@ static bool add_frame(void *ctx, const game_hand *g, size_t index)
 {
     replay_frames *rf = ctx;
     const game_ops *game = rf->game;
-    if (index == SIZE_MAX) {
-        json_array_append_new(rf->frames, json_pack("{s:{s:s, s:I, s:O}, s:o}", "event", "kind", "hand_started", "hand",
-                                                    (json_int_t)rf->hand->number, "game_state",
-                                                    rf->hand->game_state, "view", game_view_open(game, g)));
-        return true;
-    }
+    if (index == SIZE_MAX)
+        return append_frame(rf,
+                            json_pack("{s:s, s:I, s:O}", "kind", "hand_started", "hand", (json_int_t)rf->hand->number,
+                                      "game_state", rf->hand->game_state != NULL ? rf->hand->game_state : json_null()),
+                            game_view_open(game, g));
     json_t *event = game->last_event(g);
     if (event == NULL)
         return true;
     json_object_set_new(event, "kind", json_string("action"));
-    json_array_append_new(rf->frames, json_pack("{s:o, s:o}", "event", event, "view", game_view_open(game, g)));
-    return true;
+    return append_frame(rf, event, game_view_open(game, g));
 }
 
 json_t *history_replay_json(const game_ops *game, const json_t *options, const char *code, const store_hand *hand,
@@ -123,8 +142,14 @@ json_t *history_replay_json(const game_ops *game, const json_t *options, const c
         return NULL;
     }
     /* every seat's tiles are in the frames: a hand still being played must never get here */
-    bool over = game->is_over(g);
+    bool over = game->is_over(g) && !rf.failed;
     game->hand_free(g);
+    if (rf.failed) {
+        snprintf(msg, msg_size, "Hand %" PRId64 " cannot be shown open: a step's view could not be made.", hand->number);
+        json_decref(rf.frames);
+        json_decref(request);
+        return NULL;
+    }
     if (!over) {
         snprintf(msg, msg_size, "Hand %" PRId64 " is not finished; only a finished hand is replayed.", hand->number);
         json_decref(rf.frames);

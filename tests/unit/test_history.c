@@ -362,6 +362,25 @@ START_TEST(test_a_kept_deal_the_game_did_not_write_has_no_document)
 }
 END_TEST
 
+static json_t *admin_without_hands(const game_hand *hand)
+{
+    (void)hand;
+    return json_object();
+}
+
+START_TEST(test_a_game_whose_open_view_cannot_be_made_gives_no_replay_rather_than_a_partial_one)
+{
+    game_ops broken = game_tiengow;
+    broken.view_admin = admin_without_hands;
+    kept_hand k = play_hand(&game_tiengow, 70);
+    char msg[GAME_MESSAGE_SIZE] = "";
+    json_t *reply = replay_of(&broken, &k, 7, msg, sizeof msg);
+    ck_assert_ptr_null(reply);
+    ck_assert_ptr_nonnull(strstr(msg, "cannot be shown open"));
+    kept_free(&k);
+}
+END_TEST
+
 static Suite *history_suite(void)
 {
     Suite *s = suite_create("history");
@@ -376,6 +395,7 @@ static Suite *history_suite(void)
     tcase_add_test(tc, test_the_exported_tien_gow_document_gives_the_hands_result_through_the_calculator);
     tcase_add_test(tc, test_the_exported_tianjin_document_gives_the_hands_result_through_the_calculator);
     tcase_add_test(tc, test_a_kept_deal_the_game_did_not_write_has_no_document);
+    tcase_add_test(tc, test_a_game_whose_open_view_cannot_be_made_gives_no_replay_rather_than_a_partial_one);
     suite_add_tcase(s, tc);
     return s;
 }
