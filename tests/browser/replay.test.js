@@ -89,6 +89,7 @@ async function photograph(browser, url, hash, game) {
       await page.screenshot({ path: path.join(SHOTS, `replay-${game}-${size}-${lang}-start.png`), fullPage: false });
       await page.keyboard.press('End');
       await page.waitForSelector('#replay-settlement');
+      await page.waitForTimeout(800); /* the last plays have slid into the middle */
       await page.screenshot({ path: path.join(SHOTS, `replay-${game}-${size}-${lang}-end.png`), fullPage: true });
       assert.deepEqual(page.errors, []);
       await page.context().close();
