@@ -475,9 +475,10 @@ static void on_played_table(void *ctx, const store_error *error, const store_pla
 }
 
 /*
- * history (and, through shared_replay, a replay): for members of an open table, and for anyone who
- * played a hand at a table, open or closed (its records outlive it). r is the open table of that code the player may see,
- * or NULL; with refusal set, r is a table they may see but not read (not a member).
+ * history: for members of an open table, and for anyone who played a hand at a table, open or
+ * closed (its records outlive it); a replay is shared_replay's. r is the open table of that code
+ * the player may see, or NULL; with refusal set, r is a table they may see but not read (not a
+ * member). A replay's lookup of a kept table by code comes back here too (on_played_table).
  */
 static void table_history(request *q, room *r, bool not_member)
 {
