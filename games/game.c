@@ -1,6 +1,6 @@
 /*
  * game — what every game shares beyond its own game_ops: the wire names of the decision kinds
- * and whether a seat owes a decision now.
+ * whether a seat owes a decision now, and the open view of a finished hand's replay.
  */
 #include "game.h"
 
@@ -22,4 +22,18 @@ bool game_seat_decides(const game_ops *game, const game_hand *hand, int seat)
         if (decisions[i].seat == seat)
             return true;
     return false;
+}
+
+json_t *game_view_open(const game_ops *game, const game_hand *hand)
+{
+    json_t *view = game->view(hand, GAME_SPECTATOR);
+    json_t *admin = game->view_admin(hand);
+    json_t *hands = json_object_get(admin, "hands");
+    if (view == NULL || !json_is_array(hands) || json_object_set(view, "hands", hands) != 0 ||
+        (game->view_open_extra != NULL && game->view_open_extra(hand, view) != 0)) {
+        json_decref(view);
+        view = NULL;
+    }
+    json_decref(admin);
+    return view;
 }

@@ -120,7 +120,8 @@ typedef struct game_ops {
     json_t *(*view_shared)(const game_hand *hand);
     json_t *(*view_own)(const game_hand *hand, int seat);
 
-    /* Everything, for admins and the record: every seat's tiles and every action's faces. */
+    /* Everything, for admins and the record: every seat's tiles and every action's faces. Among
+     * its keys, "hands": every seat's tiles held now, by seat (game_view_open shows it). */
     json_t *(*view_admin)(const game_hand *hand);
 
     /* The public record of the last accepted action (e.g. a discard shows only its count), or
@@ -138,6 +139,18 @@ typedef struct game_ops {
     /* Optional: the keys of a stored result_json that admins see beside each hand in a table's
      * listing (Tianjin: who sat and pulled), NULL-terminated; NULL for none. */
     const char *const *result_summary_keys;
+
+    /* Optional: the score calculator's replay document (teahouse-score, replay mode) for a hand
+     * as the store keeps it: the table's options, the hand's deal (deal_json), the table state it
+     * started from, and actions ([{"seat":S, …the action…}], taken). Never the seed: a table's
+     * hands take their seeds from one generator, so a seed given out could tell a later hand's
+     * tiles. NULL when the deal or state is not one this game wrote. */
+    json_t *(*score_request)(const json_t *options, const json_t *deal, const json_t *state, json_t *actions);
+
+    /* Optional: what else a finished hand's step opens in its open view (game_view_open) beyond
+     * every seat's tiles, added to view (Tien Gow: each discard's faces, face down at the table).
+     * Nonzero when memory ran out. */
+    int (*view_open_extra)(const game_hand *hand, json_t *view);
 } game_ops;
 
 /* The game of that name, or NULL (game_registry.c). */
@@ -145,6 +158,12 @@ const game_ops *game_find(const char *name);
 /* The games of the house, in the order the lobby offers them. */
 size_t game_count(void);
 const game_ops *game_at(size_t i);
+
+/* The open view of one step of a FINISHED hand, for its replay: the spectator's view with every
+ * seat's tiles added as "hands" (view_admin's), and whatever else the game opens (view_open_extra).
+ * Nothing is hidden in it, so the caller shows it
+ * only once the hand it belongs to is over (history.c refuses a replay of a hand not over). */
+json_t *game_view_open(const game_ops *game, const game_hand *hand);
 
 /* Whether seat owes a decision now (a convenience over decisions). */
 bool game_seat_decides(const game_ops *game, const game_hand *hand, int seat);

@@ -1,7 +1,9 @@
 /*
  * game_replay — a hand rebuilt from its options, seed, table state and accepted actions
  * (game_replay.h). The engine's act is the only judge: nothing here knows a game's rules, so a
- * log means the same to the rooms, history, the crash test's check and the calculator.
+ * log means the same to the rooms, history, the crash test's check and the calculator. The
+ * calculator's document for a kept hand is listed here too, so that history's export and the
+ * crash test's check write the same one.
  */
 #include "game_replay.h"
 
@@ -64,4 +66,24 @@ bool game_result_equal(const json_t *stored, const json_t *replayed)
     bool same = json_equal(game_part, replayed);
     json_decref(game_part);
     return same;
+}
+
+json_t *game_score_request(const game_ops *game, const json_t *options, const json_t *deal, const json_t *state,
+                           const game_logged_action *actions, size_t n)
+{
+    if (game->score_request == NULL)
+        return NULL;
+    json_t *list = json_array();
+    for (size_t i = 0; i < n && list != NULL; i++) {
+        json_t *one = json_is_object(actions[i].action) ? json_copy((json_t *)actions[i].action) : NULL;
+        if (one != NULL && json_object_set_new(one, "seat", json_integer(actions[i].seat)) != 0) {
+            json_decref(one);
+            one = NULL;
+        }
+        if (one == NULL || json_array_append_new(list, one) != 0) {
+            json_decref(list);
+            list = NULL;
+        }
+    }
+    return list != NULL ? game->score_request(options, deal, state, list) : NULL;
 }

@@ -49,4 +49,9 @@ game_hand *game_replay(const game_ops *game, const json_t *options, uint64_t see
  * nothing else in the stored one but the room's GAME_RESULT_PLAYERS_KEY. */
 bool game_result_equal(const json_t *stored, const json_t *replayed);
 
+/* The score calculator's replay document for a kept hand (game_ops.score_request), its actions
+ * listed from the log; NULL when the game has none, or its deal or state is not the game's. */
+json_t *game_score_request(const game_ops *game, const json_t *options, const json_t *deal, const json_t *state,
+                           const game_logged_action *actions, size_t n);
+
 #endif

@@ -794,6 +794,19 @@ static json_t *tianjin_next_table_state(const game_hand *hand)
 /* Who sat (坐庄) and how each seat pulled (拉庄), and who won: the bank's story in a table's listing. */
 static const char *const tianjin_summary_keys[] = {"sat", "pulls", "winner", NULL};
 
+/* The calculator's replay document with the wall as dealt and the dice (not the seed: game.h). */
+static json_t *tianjin_score_request(const json_t *options, const json_t *deal, const json_t *state, json_t *actions)
+{
+    const json_t *wall = json_object_get(deal, "wall"), *dice = json_object_get(deal, "dice");
+    if (!json_is_array(wall) || !json_is_integer(dice) || !json_is_object(state) || !json_is_array(actions)) {
+        json_decref(actions);
+        return NULL;
+    }
+    return json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:o}", "mode", "replay", "game", "tianjin", "options",
+                     options != NULL ? options : json_null(), "wall", wall, "dice", dice, "table_state", state,
+                     "actions", actions);
+}
+
 const game_ops game_tianjin = {
     .name = "tianjin",
     .options_parse = tianjin_options_parse,
@@ -810,6 +823,7 @@ const game_ops game_tianjin = {
     .view_shared = tianjin_view_shared,
     .view_own = tianjin_view_own,
     .view_admin = tianjin_view_admin,
+    .score_request = tianjin_score_request,
     .last_event = tianjin_last_event,
     .is_over = tianjin_is_over,
     .result = tianjin_result,

@@ -388,6 +388,47 @@ static json_t *tiengow_next_table_state(const game_hand *hand)
 /* Who won the hand, beside its banker and multiplier in a table's listing. */
 static const char *const tiengow_summary_keys[] = {"winner", NULL};
 
+/* Adds each discard's faces ("faces") to the plays of trick, which lists st_trick's actions. */
+static int open_discards(json_t *trick, const tg_trick *st_trick)
+{
+    json_t *plays = json_object_get(trick, "plays");
+    int failed = 0;
+    for (int k = 0; k < st_trick->count && (size_t)k < json_array_size(plays); k++) {
+        const tg_action *a = &st_trick->actions[k];
+        if (a->kind != TG_PLAY)
+            failed |= json_object_set_new(json_array_get(plays, (size_t)k), "faces", tgj_tiles_to_json(a->tiles, a->n));
+    }
+    return failed;
+}
+
+/* A finished hand's replay opens the discards too: the view's completed tricks are the state's
+ * first ones in order, its open trick the state's last. */
+static int tiengow_view_open_extra(const game_hand *hand, json_t *view)
+{
+    const tg_state *st = &hand->state;
+    json_t *tricks = json_object_get(view, "tricks"), *open = json_object_get(view, "trick");
+    int failed = 0;
+    for (size_t i = 0; i < json_array_size(tricks) && i < st->n_tricks; i++)
+        failed |= open_discards(json_array_get(tricks, i), &st->tricks[i]);
+    if (json_is_object(open) && st->n_tricks > 0)
+        failed |= open_discards(open, &st->tricks[st->n_tricks - 1]);
+    return failed;
+}
+
+/* The calculator's replay document: the deal is its "hands", the table state its banker and
+ * multiplier (rules/tiengow.md §8). */
+static json_t *tiengow_score_request(const json_t *options, const json_t *deal, const json_t *state, json_t *actions)
+{
+    const json_t *banker = json_object_get(state, "banker"), *multiplier = json_object_get(state, "multiplier");
+    if (!json_is_array(deal) || !json_is_integer(banker) || !json_is_integer(multiplier) || !json_is_array(actions)) {
+        json_decref(actions);
+        return NULL;
+    }
+    return json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:o}", "mode", "replay", "game", "tiengow", "options",
+                     options != NULL ? options : json_null(), "banker", banker, "multiplier", multiplier, "hands", deal,
+                     "actions", actions);
+}
+
 const game_ops game_tiengow = {
     .name = "tiengow",
     .options_parse = tiengow_options_parse,
@@ -410,4 +451,6 @@ const game_ops game_tiengow = {
     .result_json = tiengow_result_json,
     .result_summary_keys = tiengow_summary_keys,
     .next_table_state = tiengow_next_table_state,
+    .score_request = tiengow_score_request,
+    .view_open_extra = tiengow_view_open_extra,
 };

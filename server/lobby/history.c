@@ -2,8 +2,11 @@
  * history — the `history` list and the `replay` of one hand, from the store's records.
  *
  * A replay is rebuilt, not stored (game_replay.h): the same options, seed, game state and actions
- * give the same hand (game.h's promise), and the views come from the game, so a replay shows a player
- * exactly what they could see at the table and nothing more.
+ * give the same hand (game.h's promise). Only a finished hand is replayed (the store gives no
+ * other, and a rebuilt hand that is not over is refused here too), so nothing in it is hidden any
+ * more: every frame is the game's open view (game_view_open), every seat's tiles at that step.
+ * The reply also carries the score calculator's document for the hand (game_score_request), which
+ * names the deal, never the seed (game.h says why).
  */
 #include "history.h"
 
@@ -72,36 +75,52 @@ static int seat_of_player(const store_hand_summary *h, int64_t player_id)
 typedef struct replay_frames {
     const game_ops *game;
     const store_hand *hand;
-    int seat;       /* whose eyes: a seat, or GAME_SPECTATOR */
     json_t *frames;
+    bool failed; /* a frame could not be made (memory, or a game whose admin view lists no "hands") */
 } replay_frames;
 
-/* One frame per action the asker may see: a decision another seat kept private is left out. */
+/* Appends a frame; false (and the replay stops) when it cannot be made: a replay with a step
+ * missing would show a hand that never happened. */
+static bool append_frame(replay_frames *rf, json_t *event, json_t *view)
+{
+    json_t *frame = event != NULL && view != NULL ? json_pack("{s:o, s:o}", "event", event, "view", view) : NULL;
+    if (frame == NULL) {
+        if (event == NULL || view == NULL) { /* json_pack took neither */
+            json_decref(event);
+            json_decref(view);
+        }
+        rf->failed = true;
+        return false;
+    }
+    if (json_array_append_new(rf->frames, frame) != 0) {
+        rf->failed = true;
+        return false;
+    }
+    return true;
+}
+
+/* One frame for the deal and one per action with a public record: a decision kept private while
+ * its window was open (a pass) changes nothing on the board and has none. */
 static bool add_frame(void *ctx, const game_hand *g, size_t index)
 {
     replay_frames *rf = ctx;
     const game_ops *game = rf->game;
-    if (index == SIZE_MAX) {
-        json_array_append_new(rf->frames, json_pack("{s:{s:s, s:I, s:O}, s:o}", "event", "kind", "hand_started", "hand",
-                                                    (json_int_t)rf->hand->number, "game_state",
-                                                    rf->hand->game_state, "view", game->view(g, rf->seat)));
-        return true;
-    }
+    if (index == SIZE_MAX)
+        return append_frame(rf,
+                            json_pack("{s:s, s:I, s:O}", "kind", "hand_started", "hand", (json_int_t)rf->hand->number,
+                                      "game_state", rf->hand->game_state != NULL ? rf->hand->game_state : json_null()),
+                            game_view_open(game, g));
     json_t *event = game->last_event(g);
-    int actor = rf->hand->actions[index].seat;
-    if (event == NULL && actor != rf->seat)
-        return true;
     if (event == NULL)
-        event = json_pack("{s:i}", "seat", actor);
+        return true;
     json_object_set_new(event, "kind", json_string("action"));
-    json_array_append_new(rf->frames, json_pack("{s:o, s:o}", "event", event, "view", game->view(g, rf->seat)));
-    return true;
+    return append_frame(rf, event, game_view_open(game, g));
 }
 
 json_t *history_replay_json(const game_ops *game, const json_t *options, const char *code, const store_hand *hand,
                             const store_hand_summary *summary, int64_t player_id, char *msg, size_t msg_size)
 {
-    replay_frames rf = {.game = game, .hand = hand, .seat = seat_of_player(summary, player_id), .frames = json_array()};
+    replay_frames rf = {.game = game, .hand = hand, .frames = json_array()};
     game_logged_action *log = calloc(hand->n_actions + 1, sizeof *log);
     if (log == NULL || rf.frames == NULL) {
         free(log);
@@ -113,6 +132,8 @@ json_t *history_replay_json(const game_ops *game, const json_t *options, const c
         log[i] = (game_logged_action){.seat = hand->actions[i].seat, .action = hand->actions[i].action};
     game_replay_error err;
     game_hand *g = game_replay(game, options, hand->seed, hand->game_state, log, hand->n_actions, add_frame, &rf, &err);
+    json_t *request = g != NULL ? game_score_request(game, options, hand->deal, hand->game_state, log, hand->n_actions)
+                                : NULL;
     free(log);
     if (g == NULL) {
         snprintf(msg, msg_size, "Hand %" PRId64 " does not replay: action %zu is refused (%s).", hand->number,
@@ -120,8 +141,24 @@ json_t *history_replay_json(const game_ops *game, const json_t *options, const c
         json_decref(rf.frames);
         return NULL;
     }
+    /* every seat's tiles are in the frames: a hand still being played must never get here */
+    bool over = game->is_over(g) && !rf.failed;
     game->hand_free(g);
-    return json_pack("{s:s, s:s, s:I, s:o, s:o, s:o}", "type", "replay", "table", code, "hand",
-                     (json_int_t)hand->number, "seat", rf.seat >= 0 ? json_integer(rf.seat) : json_null(), "players",
-                     players_json(summary), "frames", rf.frames);
+    if (rf.failed) {
+        snprintf(msg, msg_size, "Hand %" PRId64 " cannot be shown open: a step's view could not be made.", hand->number);
+        json_decref(rf.frames);
+        json_decref(request);
+        return NULL;
+    }
+    if (!over) {
+        snprintf(msg, msg_size, "Hand %" PRId64 " is not finished; only a finished hand is replayed.", hand->number);
+        json_decref(rf.frames);
+        json_decref(request);
+        return NULL;
+    }
+    int seat = seat_of_player(summary, player_id);
+    return json_pack("{s:s, s:s, s:s, s:O, s:I, s:o, s:o, s:o, s:o}", "type", "replay", "table", code, "game",
+                     game->name, "options", options != NULL ? options : json_null(), "hand", (json_int_t)hand->number,
+                     "seat", seat >= 0 ? json_integer(seat) : json_null(), "players", players_json(summary), "frames",
+                     rf.frames, "score_request", request != NULL ? request : json_null());
 }

@@ -471,8 +471,12 @@ static void on_played_table(void *ctx, const store_error *error, const store_pla
         return;
     }
     if (game == NULL) { /* never played there: as for anyone else */
+        if (w->count_miss)
+            throttle_fail(w->l->code_misses, w->address, uv_now(w->l->loop));
         if (lobby_pending_end(w)) {
-            if (w->open_refusal)
+            if (w->count_miss)
+                lobby_send_error(w->l, w->c, w->id, PROTO_ERR_NO_SUCH_TABLE, "No table has that code.");
+            else if (w->open_refusal)
                 lobby_send_error(w->l, w->c, w->id, PROTO_ERR_NOT_AT_TABLE, "Join the table to see its history.");
             else
                 lobby_send_error(w->l, w->c, w->id, PROTO_ERR_NO_SUCH_TABLE, "No open table has that code.");
@@ -486,9 +490,10 @@ static void on_played_table(void *ctx, const store_error *error, const store_pla
 }
 
 /*
- * history and replay: for members of an open table, and for anyone who played a hand at a table,
- * open or closed (its records outlive it). r is the open table of that code the player may see,
- * or NULL; with refusal set, r is a table they may see but not read (not a member).
+ * history: for members of an open table, and for anyone who played a hand at a table, open or
+ * closed (its records outlive it); a replay is shared_replay's. r is the open table of that code
+ * the player may see, or NULL; with refusal set, r is a table they may see but not read (not a
+ * member). A replay's lookup of a kept table by code comes back here too (on_played_table).
  */
 static void table_history(request *q, room *r, bool not_member)
 {
@@ -519,6 +524,69 @@ static void table_history(request *q, room *r, bool not_member)
     /* not at an open table of that code: a table of it the player played at, even closed */
     w->open_refusal = r != NULL;
     if (!store_player_tables(l->store, q->c->p->id, m->code, 1, on_played_table, w)) {
+        if (lobby_pending_end(w))
+            lobby_send_error(l, q->c, m->id, PROTO_ERR_UNAVAILABLE, "The server is stopping.");
+        lobby_pending_free(w);
+    }
+}
+
+static void send_rate_limited(lobby *l, client *c, const json_t *id, uint64_t wait_ms);
+
+/*
+ * replay: a finished hand is open to whoever has its table's code (PROTOCOL.md), an open table's
+ * or a closed one's, so a shared link works for a friend who was not there. A private table's
+ * code is its secret, so, as for join_table, a try by someone the table does not know first gets
+ * past the address's throttle, and a code that names no table, open or kept, counts as a miss.
+ * An open table's hand still being played is told apart from a number it never reached.
+ */
+static void shared_replay(request *q, room *r)
+{
+    lobby *l = q->l;
+    proto_msg *m = q->m;
+    player *p = q->c->p;
+    bool known = r != NULL && (room_is_public(r) || room_knows(r, p));
+    char key[LOBBY_ADDRESS_KEY] = "";
+    uint64_t now = uv_now(l->loop), wait = 0;
+    if (!known) {
+        lobby_address_key(q->c, key);
+        if (throttle_blocked(l->code_misses, key, now, &wait)) {
+            send_rate_limited(l, q->c, m->id, wait);
+            return;
+        }
+        throttle_allow(l->code_misses, key, now, NULL); /* the try */
+    }
+    if (l->store == NULL) {
+        if (r == NULL && !known)
+            throttle_fail(l->code_misses, key, now);
+        lobby_send_error(l, q->c, m->id, r != NULL ? PROTO_ERR_NO_HISTORY : PROTO_ERR_NO_SUCH_TABLE,
+                         r != NULL ? "This server keeps no records." : "No table has that code.");
+        return;
+    }
+    if (r != NULL && room_get_state(r) == ROOM_PLAYING && (uint64_t)m->hand == room_hand_number(r)) {
+        char why[128];
+        snprintf(why, sizeof why, "Hand %" PRId64 " is still being played; its replay opens once it is over.", m->hand);
+        count_error(l, proto_error_name(PROTO_ERR_NO_SUCH_HAND));
+        json_t *error = proto_error(m->id, proto_error_name(PROTO_ERR_NO_SUCH_HAND), why);
+        json_object_set_new(error, "playing", json_true()); /* the client says so in the player's language */
+        lobby_send_json(q->c, error);
+        return;
+    }
+    lobby_pending *w = lobby_pending_begin(l, q->c, m->id);
+    if (w == NULL)
+        return;
+    snprintf(w->code, sizeof w->code, "%s", m->code);
+    w->type = m->type;
+    w->hand = m->hand;
+    if (r != NULL) {
+        w->game = room_game(r);
+        w->options = json_incref((json_t *)room_options(r));
+        ask_history(w, room_table_id(r));
+        return;
+    }
+    /* no open table of that code: the kept table of it played at most recently, by anyone */
+    w->count_miss = !known;
+    snprintf(w->address, sizeof w->address, "%s", key);
+    if (!store_player_tables(l->store, STORE_ANY_PLAYER, m->code, 1, on_played_table, w)) {
         if (lobby_pending_end(w))
             lobby_send_error(l, q->c, m->id, PROTO_ERR_UNAVAILABLE, "The server is stopping.");
         lobby_pending_free(w);
@@ -655,7 +723,11 @@ static void table_command(request *q)
         join_table(q, r);
         return;
     }
-    if (m->type == PROTO_HISTORY || m->type == PROTO_REPLAY) {
+    if (m->type == PROTO_REPLAY) {
+        shared_replay(q, r);
+        return;
+    }
+    if (m->type == PROTO_HISTORY) {
         bool visible = r != NULL && (room_is_public(r) || room_knows(r, p));
         table_history(q, visible ? r : NULL, visible && !room_has_member(r, p));
         return;

@@ -124,6 +124,7 @@ typedef struct lobby_pending {
     int64_t before;
     int64_t hand;
     bool open_refusal;          /* the code names an open table the player is not at: refused as not_at_table */
+    bool count_miss;            /* replay by code: a code that names no table counts against `address` */
 } lobby_pending;
 
 /* lobby.c */

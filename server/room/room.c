@@ -1110,7 +1110,7 @@ bool room_knows(const room *r, const player *p)
 /* Seats change only between hands, and not while a hand's start or end is being stored. */
 static bool seats_locked(const room *r)
 {
-    return r->state == ROOM_PLAYING || r->writing != WRITE_NONE || r->n_queued > 0;
+    return r->state == ROOM_PLAYING || r->writing != WRITE_NONE || r->n_queued > 0 || r->start_when_saved;
 }
 
 const char *room_join(room *r, player *p, int seat, const json_t *id, char *msg, size_t msg_size)

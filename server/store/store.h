@@ -377,7 +377,10 @@ typedef void (*store_played_cb)(void *ctx, const store_error *error, const store
 
 /* The tables where the player has ledger rows (played a finished hand), the most recently played
  * first, at most limit (1 to STORE_PLAYER_TABLES_MAX); with code not "" only the tables of that
- * code (a closed table's code may have been given to a newer table). */
+ * code (a closed table's code may have been given to a newer table). With player_id
+ * STORE_ANY_PLAYER, the tables with any finished hand (a shared replay's lookup by code); `hands`
+ * and `units` then count every seat's rows. */
+#define STORE_ANY_PLAYER 0
 bool store_player_tables(store *s, int64_t player_id, const char *code, int limit, store_played_cb cb, void *ctx);
 
 /* ---- A player's profile (anyone's, for the `profile` request) ---- */

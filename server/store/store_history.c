@@ -58,7 +58,7 @@ static const char *const history_sql[HISTORY_COUNT] = {
     [HISTORY_PLAYER_TABLES] = "SELECT t.id, t.code, t.game, t.options, t.state, t.hands_played,"
                               " count(DISTINCT l.hand_id), sum(l.units), max(l.at)"
                               " FROM ledger AS l JOIN game_tables AS t ON t.id = l.table_id"
-                              " WHERE l.player_id = ?1 AND t.game <> 'adjustment' AND (?2 = '' OR t.code = ?2)"
+                              " WHERE (?1 = 0 OR l.player_id = ?1) AND t.game <> 'adjustment' AND (?2 = '' OR t.code = ?2)"
                               " GROUP BY t.id ORDER BY max(l.at) DESC, t.id DESC LIMIT ?3",
 };
 

@@ -751,7 +751,7 @@ static store_status mem_player_tables(void *b, const store_in_player_tables *in,
         int64_t last_hand = 0;
         for (size_t i = 0; i < m->n_rows; i++) { /* rows come in hand order */
             const store_memory_row *l = &m->ledger[i];
-            if (l->table_id != table->id || l->player_id != in->player_id)
+            if (l->table_id != table->id || (in->player_id != STORE_ANY_PLAYER && l->player_id != in->player_id))
                 continue;
             row.hands += l->hand_id != last_hand;
             last_hand = l->hand_id;

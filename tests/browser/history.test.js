@@ -2,8 +2,8 @@
  * history — the table's history comes from the server, so it survives a reload: a player plays a
  * hand with three bots, reloads the page, opens History and finds the hand with its net, and
  * steps through its replay frame by frame (the deal, then one frame per action, ending over),
- * seeing only tiles they were dealt. A spectator who joins later sees the hand too, with no
- * hidden tile.
+ * their own tiles as they were, and the other seats' tiles open (the hand is over). A spectator
+ * who joins later sees the hand too, all four hands open.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -88,7 +88,7 @@ describe('history kept by the server', () => {
     await page.click('#history-prev');
     await page.waitForSelector(`#history-stepper[data-step="${steps - 2}"]`);
 
-    /* Someone who joins afterwards watches: the hand is listed, replayed without hidden tiles. */
+    /* Someone who joins afterwards watches: the hand is listed and, being over, replayed open. */
     const watcher = await openPage(browser, server.url, { hash: `#/t/${code}` });
     const watcherFrames = recordFrames(watcher);
     await enterName(watcher, 'Bo Bo');
@@ -96,10 +96,11 @@ describe('history kept by the server', () => {
     await watcher.click('#history-toggle');
     await watcher.locator('.history-entry[data-hand="1"] .history-open').click();
     await watcher.waitForSelector('#history-stepper');
-    assert.equal(await watcher.locator('#history-stepper .replay-hand').count(), 0, 'a spectator sees no hand');
+    assert.equal(await watcher.locator('#history-stepper .replay-hand').count(), 0, 'a spectator has no hand of their own');
+    assert.equal(await watcher.locator('#history-stepper .open-hand').count(), 4, 'every seat\'s tiles are shown');
     const replay = watcherFrames.received.find((m) => m.type === 'replay');
     assert.equal(replay.seat, null);
-    for (const frame of replay.frames) assert.equal(frame.view.hand ?? null, null, 'no hidden tile in any frame');
+    for (const frame of replay.frames) assert.equal(frame.view.hands.length, 4, 'every frame is the open view');
     assert.deepEqual(page.errors, []);
     assert.deepEqual(watcher.errors, []);
     await Promise.all([page.context().close(), watcher.context().close()]);

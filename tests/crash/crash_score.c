@@ -15,6 +15,8 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "game.h"
+
 #define MAX_PRINTED 20
 #define SEATS 4
 
@@ -134,18 +136,16 @@ static json_t *stored_actions(scorer *s, int64_t hand_id)
     return actions;
 }
 
-static json_t *replay_document(bool tianjin, const json_t *options, uint64_t seed, const json_t *deal,
-                               const json_t *state, json_t *actions)
+/* The calculator's document for a kept hand, as the game writes it for every export (game.h). */
+static json_t *replay_document(const char *game_name, const json_t *options, const json_t *deal, const json_t *state,
+                               json_t *actions)
 {
-    if (tianjin) {
-        char seed_text[24];
-        snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
-        return json_pack("{s:s, s:s, s:O, s:s, s:O, s:o}", "mode", "replay", "game", "tianjin", "options", options,
-                         "seed", seed_text, "table_state", state, "actions", actions);
+    const game_ops *game = game_find(game_name);
+    if (game == NULL || game->score_request == NULL) {
+        json_decref(actions);
+        return NULL;
     }
-    return json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:o}", "mode", "replay", "game", "tiengow", "options", options,
-                     "banker", json_object_get(state, "banker"), "multiplier", json_object_get(state, "multiplier"),
-                     "hands", deal, "actions", actions);
+    return game->score_request(options, deal, state, actions);
 }
 
 /* ---- the comparisons ------------------------------------------------------------------------------ */
@@ -305,7 +305,8 @@ static void check_hand(scorer *s, const stored_hand *h, const stored_hand *next,
              (long long)h->number);
     bool tianjin = strcmp((const char *)sqlite3_column_text(table, 1), "tianjin") == 0;
     json_t *options = column_json(table, 2), *table_state = column_json(table, 3);
-    json_t *document = replay_document(tianjin, options, h->seed, h->deal, h->state, stored_actions(s, h->id));
+    json_t *document = replay_document((const char *)sqlite3_column_text(table, 1), options, h->deal, h->state,
+                                       stored_actions(s, h->id));
     json_t *answer = document != NULL ? run_calculator(s, document, what) : NULL;
     if (document == NULL)
         problem(s, "%s: its options, deal or table state cannot make a replay document", what);

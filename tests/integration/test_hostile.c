@@ -542,7 +542,8 @@ static json_t *join_code(table_client *c, const char *code)
 /* Issue: private codes (6 characters) could be guessed at ~1,700 tries a second from 100
  * connections, and a hit gave spectator access and the table's history. Now failed joins are
  * throttled by address, a hit is refused like a miss while the address waits, and no other
- * command tells a private table from no table. */
+ * command tells a private table from no table but a replay by code, which is throttled as a join
+ * is (a finished hand's replay is open to whoever has the code, PROTOCOL.md). */
 START_TEST(test_guessing_private_codes_is_throttled_by_address_and_no_command_tells_a_hit)
 {
     start_server(NULL);
@@ -582,11 +583,13 @@ START_TEST(test_guessing_private_codes_is_throttled_by_address_and_no_command_te
     ck_assert_int_eq(json_integer_value(json_object_get(found, "total")), 0);
     json_decref(found);
 
-    /* ten misses, then the address waits */
+    /* ten misses (a replay by code is a try as a join is), then the address waits */
     char code[16];
     for (int i = 0; i < 10; i++) {
         guess(code, 1000 + i);
-        json_t *reply = join_code(&guesser, code);
+        json_t *reply = i % 2 ? join_code(&guesser, code)
+                              : tc_request(&guesser, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", code, "hand", 1),
+                                           5000);
         ck_assert_msg(strcmp(code_of(reply), "no_such_table") == 0, "guess %d: %s", i + 1, code_of(reply));
         json_decref(reply);
     }
@@ -598,6 +601,9 @@ START_TEST(test_guessing_private_codes_is_throttled_by_address_and_no_command_te
     json_decref(reply);
     /* the right code is refused the same way while the address waits: a hit cannot show */
     reply = join_code(&guesser, secret);
+    ck_assert_str_eq(code_of(reply), "rate_limited");
+    json_decref(reply);
+    reply = tc_request(&guesser, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", secret, "hand", 1), 5000);
     ck_assert_str_eq(code_of(reply), "rate_limited");
     json_decref(reply);
     /* another connection from the same address waits too */

@@ -615,7 +615,10 @@ START_TEST(test_a_table_member_reads_its_history_and_replays_a_hand)
     /* the deal and at least two tricks of four plays, or the deal alone for a natural hand */
     ck_assert_int_ge(json_array_size(frames), natural ? 1 : 9);
     char dealt[256];
-    hand_text(json_object_get(json_array_get(frames, 0), "view"), dealt, sizeof dealt);
+    json_t *seat0 = json_pack("{s:O}", "hand",
+                              json_array_get(json_object_get(json_object_get(json_array_get(frames, 0), "view"), "hands"), 0));
+    hand_text(seat0, dealt, sizeof dealt); /* the deal frame: seat 0's tiles, among every seat's */
+    json_decref(seat0);
     ck_assert_str_eq(dealt, first_hand);
     json_t *last_view = json_object_get(json_array_get(frames, json_array_size(frames) - 1), "view");
     ck_assert(json_is_true(json_object_get(last_view, "over")));
@@ -625,7 +628,52 @@ START_TEST(test_a_table_member_reads_its_history_and_replays_a_hand)
     connect_as(&stranger, "Stranger", NULL);
     /* a private table is not told apart from no table to someone not at it */
     request_error(&stranger, json_pack("{s:s, s:s}", "type", "history", "code", a.code), "no_such_table");
+
+    /* but a finished hand's replay is open to whoever has the code (a shared link), every seat's
+     * tiles shown at every step, the same frames the player gets */
+    json_t *mine = request_ok(&a, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 1), "replay");
+    json_t *shared = request_ok(&stranger, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 1),
+                                "replay");
+    ck_assert(json_is_null(json_object_get(shared, "seat")));
+    ck_assert(json_equal(json_object_get(mine, "frames"), json_object_get(shared, "frames")));
+    json_t *open_deal = json_object_get(json_object_get(json_array_get(json_object_get(shared, "frames"), 0), "view"), "hands");
+    ck_assert_int_eq(json_array_size(open_deal), 4);
+    for (size_t s = 0; s < 4; s++)
+        ck_assert_int_eq(json_array_size(json_array_get(open_deal, s)), natural ? json_array_size(json_array_get(open_deal, s)) : 8);
+    json_t *request = json_object_get(shared, "score_request");
+    ck_assert_str_eq(json_string_value(json_object_get(request, "mode")), "replay");
+    ck_assert_ptr_null(json_object_get(request, "seed"));
+    json_decref(mine);
+    json_decref(shared);
+
+    /* a hand still being played is never replayed, to anyone; a number never reached, a wrong
+     * code and a bad number are told apart */
+    json_t *code = json_pack("{s:s, s:s}", "type", "ready", "code", a.code);
+    json_decref(tc_request(&a, code, 5000)); /* the next hand may have started already */
+    json_int_t running = 0;
+    for (int i = 0; i < 100 && running == 0; i++) {
+        json_t *mine_now = request_ok(&a, json_pack("{s:s}", "type", "my_tables"), "my_tables");
+        json_t *t = json_array_get(json_object_get(mine_now, "tables"), 0);
+        if (strcmp(json_string_value(json_object_get(t, "state")), "playing") == 0)
+            running = json_integer_value(json_object_get(t, "hand"));
+        json_decref(mine_now);
+        if (running == 0)
+            usleep(50 * 1000);
+    }
+    ck_assert_int_ge(running, 3);
+    json_t *playing = tc_request(&stranger, json_pack("{s:s, s:s, s:I}", "type", "replay", "code", a.code, "hand", running),
+                                 5000);
+    ck_assert_str_eq(json_string_value(json_object_get(playing, "code")), "no_such_hand");
+    ck_assert(json_is_true(json_object_get(playing, "playing"))); /* told apart from a number never reached */
+    json_decref(playing);
+    request_error(&a, json_pack("{s:s, s:s, s:I}", "type", "replay", "code", a.code, "hand", running), "no_such_hand");
+    request_error(&stranger, json_pack("{s:s, s:s, s:I}", "type", "replay", "code", a.code, "hand", running + 5),
+                  "no_such_hand");
+    request_error(&stranger, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 0), "bad_request");
+    request_error(&stranger, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", "ZZZZZZ", "hand", 1),
+                  "no_such_table");
     ck_assert_int_eq(a.leaks, 0);
+    ck_assert_int_eq(stranger.leaks, 0);
     json_decref(second);
     tc_close(&a);
     tc_close(&stranger);
@@ -643,7 +691,7 @@ static json_t *listed_table(json_t *reply, const char *list, const char *code)
     return NULL;
 }
 
-START_TEST(test_a_closed_tables_history_and_replays_stay_with_those_who_played_there)
+START_TEST(test_a_closed_tables_history_stays_with_those_who_played_there_and_its_replays_with_the_code)
 {
     fresh_db();
     const char *const quick_close[] = {"--empty-table-seconds", "1", NULL};
@@ -693,10 +741,16 @@ START_TEST(test_a_closed_tables_history_and_replays_stay_with_those_who_played_t
     ck_assert(json_is_true(json_object_get(played, "closed")));
     json_decref(mine);
 
-    /* someone who never played there learns nothing of it */
+    /* someone who never played there cannot list its history; with the code, a shared link to a
+     * finished hand still opens its replay */
     connect_as(&stranger, "Stranger", NULL);
     request_error(&stranger, json_pack("{s:s, s:s}", "type", "history", "code", a.code), "no_such_table");
-    request_error(&stranger, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 1), "no_such_table");
+    r = request_ok(&stranger, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 1), "replay");
+    ck_assert(json_is_null(json_object_get(r, "seat")));
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(r, "players"), 0), "name")),
+                     "Wanderer");
+    json_decref(r);
+    request_error(&stranger, json_pack("{s:s, s:s, s:i}", "type", "replay", "code", a.code, "hand", 99), "no_such_hand");
     mine = request_ok(&stranger, json_pack("{s:s}", "type", "my_tables"), "my_tables");
     ck_assert_int_eq(json_array_size(json_object_get(mine, "tables")), 0);
     ck_assert_int_eq(json_array_size(json_object_get(mine, "past")), 0);
@@ -958,7 +1012,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_with_full_durability_too);
     tcase_add_test(tc, test_accounts_register_login_logout);
     tcase_add_test(tc, test_a_table_member_reads_its_history_and_replays_a_hand);
-    tcase_add_test(tc, test_a_closed_tables_history_and_replays_stay_with_those_who_played_there);
+    tcase_add_test(tc, test_a_closed_tables_history_stays_with_those_who_played_there_and_its_replays_with_the_code);
     tcase_add_test(tc, test_a_full_database_pauses_the_table_and_loses_nothing);
     tcase_add_test(tc, test_a_database_it_cannot_use_stops_the_server_with_a_clear_message);
     tcase_add_test(tc, test_a_guest_who_sat_down_resumes_after_a_restart_and_one_who_only_looked_starts_afresh);

@@ -331,6 +331,10 @@ static json_t *toy_view_admin(const game_hand *hand)
         json_array_append_new(claims, hand->claim[s] >= 0 ? json_boolean(hand->claim[s]) : json_null());
     }
     json_object_set_new(view, "secrets", ints_json(hand->secret));
+    json_t *hands = json_array(); /* what each seat holds hidden, as game.h's view_admin names it */
+    for (int s = 0; s < GAME_SEATS; s++)
+        json_array_append_new(hands, json_pack("[i]", hand->secret[s]));
+    json_object_set_new(view, "hands", hands);
     json_object_set_new(view, "bids", bids);
     json_object_set_new(view, "claims", claims);
     json_object_set_new(view, "to_act", hand->phase == PHASE_TAKE ? json_integer(hand->to_act) : json_null());

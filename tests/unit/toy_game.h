@@ -4,7 +4,7 @@
  * a timeout default that differs from the bot, and a table state that is not a banker.
  *
  * Rules. Each seat holds a secret number 0..9 drawn from the seed, seen only by itself (and in
- * the admin view). A hand has three phases:
+ * the admin view, as its "hands", and so in a finished hand's open replay). A hand has three phases:
  *   1. bid (pre_hand): all four seats at once send {"bid":0..3}. A bid is private (last_event
  *      NULL) until the fourth arrives; then the event {"kind":"bids","bids":[b0,b1,b2,b3]}.
  *   2. take (turn): from the leader on, each seat in turn sends {"take":1..3} and takes that many

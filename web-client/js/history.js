@@ -2,9 +2,9 @@
  * history — the table's past hands, as the server keeps them (PROTOCOL.md `history` and
  * `replay`): each finished hand with its settlement explained, newest first, twenty at a time
  * with a button for older ones; and for an opened hand a stepper through its replay frames,
- * each the view the player had after that step (their own tiles at that moment and the board),
- * drawn by the seats and the game module exactly as the live table drew it. A hand the player
- * did not play replays as a spectator saw it, with no hidden tile.
+ * each the hand's open view after that step (a finished hand hides nothing: every seat's tiles
+ * under its seat, the player's own also as their hand), drawn by the seats and the game module
+ * as the live table drew it, with a link to the hand's own replay page (replay.js) to share.
  *
  * The server keeps the history, so it survives a reload and shows hands from before the player
  * arrived. The panel asks for the newest page when it opens and after each hand_over, and for
@@ -12,9 +12,10 @@
  */
 import { h } from './dom.js';
 import { t, lang } from './i18n.js';
-import { renderSeat, seatName, signed } from './seats.js';
+import { seatName, signed } from './seats.js';
 import { gameFor } from './games/registry.js';
 import { mergeHistory, runningTotals } from './store.js';
+import { openScene, renderOpenBoard, replayHash, seatsOf } from './replay.js';
 
 /* Asks for the newest page of the table's history (or, with older, the page before the oldest
  * hand held). A second ask while one is on its way is made when the first is answered. */
@@ -48,22 +49,11 @@ function loadReplay(ts, app, hand) {
   if (known && !known.error) return;
   ts.replays.set(hand, { loading: true });
   app.request({ type: 'replay', code: ts.code, hand }).then((reply) => {
-    ts.replays.set(hand, { frames: reply.frames || [], seat: Number.isInteger(reply.seat) ? reply.seat : null,
+    ts.replays.set(hand, { hand, frames: reply.frames || [], seat: Number.isInteger(reply.seat) ? reply.seat : null,
       players: reply.players || [], options: reply.options || null /* the hand's own: the table's may have changed */ });
   }, (err) => {
     ts.replays.set(hand, { error: err });
   }).finally(() => app.rerender());
-}
-
-/* The seats of a past hand in the shape board.js draws (a replayed seat is never "offline"). */
-function seatsOf(players) {
-  const seats = [0, 1, 2, 3].map(() => ({ player: null, name: null, bot: false, connected: true }));
-  for (const p of players || []) {
-    if (Number.isInteger(p.seat) && p.seat >= 0 && p.seat < 4) {
-      seats[p.seat] = { player: p.player || null, name: p.name || null, bot: Boolean(p.bot), connected: true };
-    }
-  }
-  return seats;
 }
 
 function mySeatIn(players, me) {
@@ -77,18 +67,12 @@ function describeStep(game, ev, seats, options) {
   return game.describeEvent(ev, seats, options);
 }
 
-/* The table state a replayed hand was played under, as its deal (frame 0) says. */
-function replayState(frames) {
-  const deal = frames.length ? frames[0].event : null;
-  return deal && deal.kind === 'hand_started' && deal.game_state !== undefined ? deal.game_state : null;
-}
-
-function frameScene(ts, game, replay, seats, frame) {
-  const view = frame.view;
-  return {
-    seats, view, deciding: game.decidingInView(view), mySeat: replay.seat, scores: null,
-    gameState: replayState(replay.frames), hostId: null, meId: null, options: replay.options || ts.options, phase: 'playing',
-  };
+/* A step's scene: the open view, with the player's own tiles as their hand when they played it. */
+function frameScene(ts, game, replay, seats, step) {
+  const scene = openScene(game, replay.frames, step, seats, replay.seat, replay.options || ts.options);
+  const hands = scene.view && scene.view.hands;
+  if (replay.seat !== null && Array.isArray(hands)) scene.view = { ...scene.view, hand: hands[replay.seat] };
+  return scene;
 }
 
 function renderStepper(ts, app, game, replay) {
@@ -97,7 +81,7 @@ function renderStepper(ts, app, game, replay) {
   const seats = seatsOf(replay.players);
   const step = Math.min(Math.max(ts.ui.step, 0), frames.length - 1);
   const frame = frames[step];
-  const scene = frameScene(ts, game, replay, seats, frame);
+  const scene = frameScene(ts, game, replay, seats, step);
   const go = (delta) => {
     ts.ui.step = Math.min(Math.max(step + delta, 0), frames.length - 1);
     app.rerender();
@@ -113,10 +97,10 @@ function renderStepper(ts, app, game, replay) {
       h('button', { type: 'button', id: 'history-next', class: 'secondary', dataset: { focus: 'history-next' },
         disabled: step === frames.length - 1, onclick: () => go(1) }, `${t('history.next')} ▶`)),
     h('p', { class: 'stepper-caption' }, caption),
-    h('div', { class: 'board board-replay' },
-      [0, 1, 2, 3].map((seat) => renderSeat(game, scene, seat, [])),
-      h('div', { class: 'board-center' }, game.renderCenter(scene))),
-    game.renderReplayHand(scene));
+    renderOpenBoard(game, scene, '', replay.seat),
+    game.renderReplayHand(scene),
+    h('p', {}, h('a', { href: replayHash(ts.code, replay.hand), class: 'link replay-open-link', id: `history-replay-link-${replay.hand}` },
+      t('replay.open'))));
 }
 
 function renderReplay(ts, app, game, hand) {

@@ -1,6 +1,7 @@
 /*
  * main — the client's entry point: the games' stylesheets, the language switch and connection
- * banner in the header, the router (#/ the lobby, #/t/CODE a table, #/p/<player id> a profile), the connection to the
+ * banner in the header, the router (#/ the lobby, #/t/CODE a table, #/p/<player id> a profile,
+ * #/r/CODE/N a hand's replay), the connection to the
  * server and the dispatch of its messages into the table store, the account actions (register,
  * log in, log out), and the one `app` object the pages act through.
  *
@@ -15,6 +16,7 @@ import { mountLobby, updateLobby, normalizeCode, listFilters, CODE_PATTERN, TABL
 import { mountTable, nextHandText, updateTable } from './table.js';
 import { loadHistory } from './history.js';
 import { loadProfile, mountProfile, profileRef, profileTitle, updateProfile } from './profile.js';
+import { leaveReplay, mountReplay, updateReplay } from './replay.js';
 import { announceGames, gameFor, games, knownGames, onlyGame } from './games/registry.js';
 import { cutChars, limit, setLimits } from './limits.js';
 import { turnTitle } from './alerts.js';
@@ -317,6 +319,8 @@ function joinIfNeeded(code) {
 function parseRoute() {
   const p = /^#\/p\/([^/?#]+)/.exec(location.hash);
   if (p && profileRef(p[1])) return { page: 'profile', player: p[1] };
+  const r = /^#\/r\/([A-Za-z0-9]+)\/([1-9][0-9]{0,8})$/.exec(location.hash);
+  if (r && CODE_PATTERN.test(normalizeCode(r[1]))) return { page: 'replay', code: normalizeCode(r[1]), hand: Number(r[2]) };
   const m = /^#\/t\/([A-Za-z0-9]+)/.exec(location.hash);
   if (m) {
     const code = normalizeCode(m[1]);
@@ -329,7 +333,7 @@ function route() {
   state.route = parseRoute();
   if (state.route.page === 'table') joinIfNeeded(state.route.code);
   else if (state.route.page === 'profile') loadProfile(app, state.route.player);
-  else refreshTables();
+  else if (state.route.page !== 'replay') refreshTables();
   render();
 }
 
@@ -365,16 +369,21 @@ function render() {
   const named = Boolean(state.name) && !state.editingName;
   const page = named ? state.route.page : 'lobby';
   /* the offered games too: a lobby drawn before the welcome announced them is drawn again */
-  const key = `${page}|${state.route.code || state.route.player || ''}|${lang()}|${named}|${app.account() || ''}|${games().map((g) => g.name)}`;
+  const key = `${page}|${state.route.code || state.route.player || ''}|${state.route.hand || ''}|${lang()}|${named}|${app.account() || ''}|${games().map((g) => g.name)}`;
   if (key !== mountedKey) {
     mountedKey = key;
+    if (page !== 'replay') leaveReplay();
     if (page === 'table') mountTable(main, app, state.route.code);
     else if (page === 'profile') mountProfile(main, app, state.route.player);
+    else if (page === 'replay') mountReplay(main, app, state.route.code, state.route.hand);
     else mountLobby(main, app);
   }
   if (page === 'profile') {
     updateProfile(main, app, state.route.player);
     document.title = `${profileTitle(app)} · ${t('app.title')}`;
+  } else if (page === 'replay') {
+    updateReplay(main, app, state.route.code, state.route.hand);
+    document.title = `${t('replay.title', { code: state.route.code, n: state.route.hand })} · ${t('app.title')}`;
   } else if (page === 'table') {
     updateTable(main, app, state.route.code);
     document.title = turnTitle() || `${state.route.code} · ${t('app.title')}`;

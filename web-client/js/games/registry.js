@@ -41,6 +41,9 @@
  *   describeEvent(ev, seats, options)  one sentence for a step (hand_started, action), or ''
  *   decidingInView(view)        the seats to act in a replayed view, as [{ seat, kind }]
  *   renderReplayHand(scene)     the player's own tiles under a replayed step, or null
+ *   renderOpenHand(scene, seat) one seat's tiles in a finished hand's open view (view.hands), or null
+ *   replayMarks(frames, seats, options)  the steps the replay page offers to jump to, each
+ *                               named in the game's words: [{ step, label }]
  *
  * What the house itself reads of a game's JSON: a view's `over` (true once the hand is finished)
  * and `result` (the hand_over result), and a result's `winner` and `net`; the rest is the game's.
@@ -68,6 +71,7 @@ function unknownGame(name) {
     seatBadges: () => [], seatStats: () => [], renderCenter: () => null, renderControls: () => null,
     renderSettlement: () => null, nextGameState: (result, gameState) => gameState,
     describeEvent: () => '', decidingInView: () => [], renderReplayHand: () => null,
+    renderOpenHand: () => null, replayMarks: () => [],
   };
 }
 

@@ -3,15 +3,18 @@
  * written at the top of view.js: a tile as an element named in the player's language, a row of
  * tiles, the middle of the board (the indicator, the wilds, the wall's count, and each seat's
  * melds and discard river, placed as the seats sit around the player), what a seat shows of the
- * game (the banker's 庄, 坐 when the banker sat, 拉 ×n for pulls; tiles held), and the player's own
- * tiles under a replayed step. The live table and the history draw with the same functions.
+ * game (the banker's 庄, 坐 when the banker sat, 拉 ×n for pulls; tiles held), the player's own
+ * tiles under a replayed step, and every seat's tiles in a finished hand's open replay with the
+ * discards it may jump to. The live table, the history and the replay page draw with the same
+ * functions.
  */
 import { h } from '../../dom.js';
 import { t, tn, lang } from '../../i18n.js';
 import { badge, playerName, relativePosition, seatName, stat } from '../../seats.js';
-import { shortTileName, tileName } from './tiles.js';
+import { shortTileName, sortTiles, tileName } from './tiles.js';
 import { tileBackSvg, tileSvg } from './tile_art.js';
 import { isOver, splitHand, toActOf, wildsOf } from './view.js';
+import { describeEvent } from './events.js';
 
 /* A tile's name as a screen reader says it: "五万, 混儿" for a wild. */
 export function tileLabel(name, marks = {}) {
@@ -167,4 +170,26 @@ export function renderReplayHand(scene) {
   return h('div', { class: 'mj-replay-hand' }, h('span', { class: 'mj-muted' }, t('table.yourHand')), ' ',
     tileRow(hand, wilds, { small: true }),
     drawn ? h('span', { class: 'mj-drawn' }, tileRow([drawn], wilds, { small: true })) : null);
+}
+
+/* One seat's tiles in the open view of a finished hand's replay (view.hands), sorted, or null. */
+export function renderOpenHand(scene, seat) {
+  const hands = scene.view && Array.isArray(scene.view.hands) ? scene.view.hands : null;
+  const tiles = hands && Array.isArray(hands[seat]) ? hands[seat] : null;
+  if (!tiles) return null;
+  const wilds = wildsOf(scene.view, scene.options);
+  return h('div', { class: 'open-hand mj-open-hand', dataset: { seat: String(seat), tiles: String(tiles.length) } },
+    tileRow(sortTiles(tiles, wilds), wilds, { small: true }));
+}
+
+/* The steps a replay may jump to: each discard (a turn's end), [{ step, label }]. */
+export function replayMarks(frames, seats, options) {
+  const marks = [];
+  frames.forEach((frame, step) => {
+    const ev = frame.event || {};
+    if (ev.kind === 'action' && ev.discard !== undefined) {
+      marks.push({ step, label: t('tj.replay.discard', { n: marks.length + 1, what: describeEvent(ev, seats, options) }) });
+    }
+  });
+  return marks;
 }

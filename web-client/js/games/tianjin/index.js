@@ -12,7 +12,7 @@
  */
 import strings from './strings.js';
 import { optionEditor, optionsSummary, readOptions } from './options.js';
-import { decidingInView, renderCenter, renderReplayHand, seatBadges, seatStats } from './board.js';
+import { decidingInView, renderCenter, renderOpenHand, renderReplayHand, replayMarks, seatBadges, seatStats } from './board.js';
 import { renderControls } from './controls.js';
 import { renderSettlement } from './settlement_view.js';
 import rules from './rules/index.js';
@@ -47,4 +47,6 @@ export default {
   describeEvent,
   decidingInView,
   renderReplayHand,
+  renderOpenHand,
+  replayMarks,
 };

@@ -127,6 +127,7 @@ const EN = {
 
   'tj.ev.hand_started': 'Hand {n} is dealt; {name} banks.',
   'tj.ev.discard': '{name} discards {tile}.',
+  'tj.replay.discard': 'Discard {n}: {what}',
   'tj.ev.pung': '{name} pungs {tile}.',
   'tj.ev.kong': '{name} makes a kong of {tile}.',
   'tj.ev.concealed_kong': '{name} makes a concealed kong of {tile}.',
@@ -289,6 +290,7 @@ const HANT = {
 
   'tj.ev.hand_started': '第 {n} 把發牌；{name} 當莊家。',
   'tj.ev.discard': '{name} 打出{tile}。',
+  'tj.replay.discard': '第 {n} 張：{what}',
   'tj.ev.pung': '{name} 碰{tile}。',
   'tj.ev.kong': '{name} 明槓{tile}。',
   'tj.ev.concealed_kong': '{name} 暗槓{tile}。',
@@ -451,6 +453,7 @@ const HANS = {
 
   'tj.ev.hand_started': '第 {n} 把发牌；{name} 当庄家。',
   'tj.ev.discard': '{name} 打出{tile}。',
+  'tj.replay.discard': '第 {n} 张：{what}',
   'tj.ev.pung': '{name} 碰{tile}。',
   'tj.ev.kong': '{name} 明杠{tile}。',
   'tj.ev.concealed_kong': '{name} 暗杠{tile}。',

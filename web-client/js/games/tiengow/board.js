@@ -1,9 +1,10 @@
 /*
  * board — what is on a Tien Gow table, drawn from a scene (seats.js): the tiles as dominoes
  * (a hand's, a trick's, face down), the trick in the middle of the board, and what a seat shows
- * of the game — the banker's 莊 ×m badge, its stacks won and tiles held. The live table and the
- * history stepper draw with the same functions, so a replayed step looks exactly as the player
- * saw it.
+ * of the game — the banker's 莊 ×m badge, its stacks won and tiles held — and, in a finished
+ * hand's open replay, every seat's tiles and the tricks it may jump to. The live table, the
+ * history stepper and the replay page draw with the same functions, so a replayed step looks as
+ * the table did.
  */
 import { h } from '../../dom.js';
 import { t, tn, lang } from '../../i18n.js';
@@ -81,6 +82,28 @@ export function renderReplayHand(scene) {
   return mine ? h('div', { class: 'replay-hand' }, h('span', { class: 'muted' }, t('table.yourHand')), ' ', tileRow(mine, { small: true })) : null;
 }
 
+/* One seat's tiles in the open view of a finished hand's replay (view.hands), or null. */
+export function renderOpenHand(scene, seat) {
+  const hands = scene.view && Array.isArray(scene.view.hands) ? scene.view.hands : null;
+  const tiles = hands && Array.isArray(hands[seat]) ? hands[seat] : null;
+  if (!tiles) return null;
+  return h('div', { class: 'open-hand', dataset: { seat: String(seat), tiles: String(tiles.length) } },
+    tiles.length ? tileRow(tiles, { small: true }) : h('span', { class: 'muted' }, '—'));
+}
+
+/* The steps a replay may jump to: the lead of each trick, [{ step, label }]. */
+export function replayMarks(frames) {
+  const marks = [];
+  let seen = 0;
+  frames.forEach((frame, step) => {
+    const view = frame.view || {};
+    const n = (view.tricks || []).length + (view.trick && view.trick.plays && view.trick.plays.length ? 1 : 0);
+    if (n > seen) marks.push({ step, label: t('tg.replay.trick', { n }) });
+    seen = Math.max(seen, n);
+  });
+  return marks;
+}
+
 /* --- the trick --- */
 
 /* The open trick, or the last completed one (shown until the next lead) with its winner. */
@@ -138,9 +161,12 @@ export function renderTrick(scene) {
     let role;
     if (p.play) role = i === 0 ? t('tg.trick.led') : t('tg.trick.beats');
     else role = t('tg.trick.discarded', { n: p.discard });
+    /* a finished hand's open replay shows a discard's faces (p.faces), face down at the table */
     const tiles = p.play
       ? h('span', { class: 'tile-row' }, sortTiles(p.play).map((f) => tileElement(f, { small: true })))
-      : h('span', { class: 'tile-row' }, Array.from({ length: p.discard }, () => tileBack(true)));
+      : h('span', { class: `tile-row${Array.isArray(p.faces) ? ' discard-open' : ''}` },
+        Array.isArray(p.faces) ? sortTiles(p.faces).map((f) => tileElement(f, { small: true }))
+          : Array.from({ length: p.discard }, () => tileBack(true)));
     return h('div', { class: `trick-play${isBest ? ' best' : ''}${p.play ? '' : ' discard'}${arrive.class}`, style: arrive.style,
       dataset: { seat: String(p.seat), from: relativePosition(p.seat, scene.mySeat) } },
       h('div', { class: 'trick-who' }, h('span', { class: 'seat-wind' }, t('wind.' + p.seat)), ' ', playerName(scene.seats, p.seat)),

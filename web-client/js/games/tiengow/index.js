@@ -10,7 +10,7 @@
  */
 import strings from './strings.js';
 import { optionEditor, optionsSummary, readOptions } from './options.js';
-import { decidingInView, renderReplayHand, renderTrick, seatBadges, seatStats } from './board.js';
+import { decidingInView, renderOpenHand, renderReplayHand, replayMarks, renderTrick, seatBadges, seatStats } from './board.js';
 import { renderControls } from './controls.js';
 import { renderSettlement } from './settlement_view.js';
 import rules from './rules/index.js';
@@ -46,4 +46,6 @@ export default {
   describeTimeout,
   decidingInView,
   renderReplayHand,
+  renderOpenHand,
+  replayMarks,
 };
