@@ -1,0 +1,398 @@
+/*
+ * store_pg_hands — the writes of play on PostgreSQL (store_pg.h): a table's row, a hand's start,
+ * its actions, and its end (the last action, the result, the ledger rows with balances and hashes,
+ * and the table's new game state), each request one transaction's worth of rows that the batch
+ * commits. The checks that SQLite's store makes before writing are made here too, before the
+ * first write, so that a refused request leaves the batch's transaction going.
+ *
+ * The ledger is one chain for the whole house: its writer takes a transaction-level advisory lock
+ * before reading the chain's end, so that two servers sharing the database never give two rows
+ * the same id or previous hash. The lock is held to the commit, a few milliseconds a batch.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "store_pg.h"
+
+#define PG_LEDGER_LOCK 0x6c656467 /* the ledger's advisory lock ("ledg") */
+
+/* ---- Seats ---- */
+
+char *store_pg_seats_json(const store_seat seats[STORE_SEATS])
+{
+    char text[STORE_SEATS * 24 + 8];
+    size_t used = 0;
+    for (int i = 0; i < STORE_SEATS; i++) {
+        const char *sep = i == 0 ? "[" : ",";
+        if (seats[i].bot)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s\"bot\"", sep);
+        else if (seats[i].player_id > 0)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%" PRId64, sep, seats[i].player_id);
+        else
+            used += (size_t)snprintf(text + used, sizeof text - used, "%snull", sep);
+    }
+    snprintf(text + used, sizeof text - used, "]");
+    return strdup(text);
+}
+
+bool store_pg_parse_seats(const char *text, store_seat seats[STORE_SEATS])
+{
+    json_t *array = text ? json_loads(text, 0, NULL) : NULL;
+    bool ok = json_is_array(array) && json_array_size(array) == STORE_SEATS;
+    for (size_t i = 0; ok && i < STORE_SEATS; i++) {
+        const json_t *seat = json_array_get(array, i);
+        seats[i] = (store_seat){.player_id = json_is_integer(seat) ? json_integer_value(seat) : 0,
+                                .bot = json_is_string(seat)};
+        ok = json_is_null(seat) || json_is_integer(seat) ||
+             (json_is_string(seat) && !strcmp(json_string_value(seat), "bot"));
+    }
+    json_decref(array);
+    return ok;
+}
+
+/* ---- Tables ---- */
+
+static store_status check_player_exists(store_pg *q, int64_t player_id, const char *role, store_error *error)
+{
+    pg_params p = {0};
+    pg_int(&p, player_id);
+    PGresult *r = store_pg_run(q, "SELECT 1 FROM players WHERE id = $1", &p, "looking up a player", error);
+    if (r == NULL)
+        return error->status;
+    const bool found = PQntuples(r) > 0;
+    PQclear(r);
+    if (!found)
+        return store_error_set(error, STORE_INVALID, "There is no player %" PRId64 " to %s.", player_id, role);
+    return STORE_OK;
+}
+
+/* Whether another open table has the code (checked first: a failed insert would abort the batch). */
+static store_status check_code_free(store_pg *q, const store_table *t, store_error *error)
+{
+    if (!strcmp(t->state, "closed"))
+        return STORE_OK;
+    pg_params p = {0};
+    pg_text(&p, t->code);
+    pg_int(&p, t->id);
+    PGresult *r = store_pg_run(q, "SELECT 1 FROM game_tables WHERE code = $1 AND state <> 'closed' AND id <> $2", &p,
+                               "saving a table", error);
+    if (r == NULL)
+        return error->status;
+    const bool taken = PQntuples(r) > 0;
+    PQclear(r);
+    if (taken)
+        return store_error_set(error, STORE_CONFLICT, "The code %s belongs to another open table.", t->code);
+    return STORE_OK;
+}
+
+store_status store_pg_table_save(void *b, const store_in_table *in, int64_t *id, store_error *error)
+{
+    store_pg *q = b;
+    const store_table *t = &in->table;
+    const bool create = t->id == 0;
+    if (t->host_player_id > 0 && check_player_exists(q, t->host_player_id, "host the table", error) != STORE_OK)
+        return error->status;
+    if (check_code_free(q, t, error) != STORE_OK)
+        return error->status;
+    char *seats = store_pg_seats_json(t->seats);
+    if (seats == NULL)
+        return store_error_set(error, STORE_INTERNAL, "Out of memory.");
+    pg_params p = {0};
+    pg_text(&p, t->game);
+    pg_text(&p, in->options);
+    pg_id_or_null(&p, t->host_player_id);
+    pg_text(&p, t->code);
+    pg_bool(&p, t->is_public);
+    pg_text(&p, seats);
+    pg_text(&p, t->state);
+    pg_text(&p, in->game_state);
+    pg_int(&p, t->hands_played);
+    pg_int(&p, store_now_ms(&q->options));
+    pg_int(&p, t->turn_seconds);
+    if (!create)
+        pg_int(&p, t->id);
+    PGresult *r = store_pg_run(
+        q,
+        create ? "INSERT INTO game_tables (game, options, host_player_id, code, is_public, seats, state, game_state,"
+                 " hands_played, created_at, updated_at, turn_seconds)"
+                 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11) RETURNING id"
+               : "UPDATE game_tables SET game = $1, options = $2, host_player_id = $3, code = $4, is_public = $5,"
+                 " seats = $6, state = $7, game_state = $8, hands_played = $9, updated_at = $10, turn_seconds = $11"
+                 " WHERE id = $12 RETURNING id",
+        &p, "saving a table", error);
+    free(seats);
+    if (r == NULL && error->status == STORE_CONFLICT) /* another server took the code meanwhile */
+        return store_error_set(error, STORE_CONFLICT, "The code %s belongs to another open table.", t->code);
+    if (r == NULL)
+        return error->status;
+    const bool found = PQntuples(r) > 0;
+    *id = found ? pg_get_int(r, 0, 0) : 0;
+    PQclear(r);
+    if (!found)
+        return store_error_set(error, STORE_NOT_FOUND, "There is no table %" PRId64 ".", t->id);
+    return STORE_OK;
+}
+
+/* ---- Hands and actions ---- */
+
+store_status store_pg_hand_begin(void *b, const store_in_hand_begin *in, int64_t *id, store_error *error)
+{
+    store_pg *q = b;
+    pg_params p = {0};
+    pg_int(&p, in->table_id);
+    pg_int(&p, in->number);
+    PGresult *r = store_pg_run(q,
+                               "SELECT EXISTS (SELECT 1 FROM game_tables WHERE id = $1),"
+                               " (SELECT number FROM hands WHERE table_id = $1 AND finished_at IS NULL LIMIT 1),"
+                               " EXISTS (SELECT 1 FROM hands WHERE table_id = $1 AND number = $2)",
+                               &p, "starting a hand", error);
+    if (r == NULL)
+        return error->status;
+    const bool table_exists = pg_get_int(r, 0, 0) != 0;
+    const bool hand_open = !pg_is_null(r, 0, 1);
+    const int64_t open_number = pg_get_int(r, 0, 1);
+    const bool number_used = pg_get_int(r, 0, 2) != 0;
+    PQclear(r);
+    /* The table exists, and has no unfinished hand (so that recovery knows which to resume). */
+    if (!table_exists)
+        return store_error_set(error, STORE_NOT_FOUND, "There is no table %" PRId64 ".", in->table_id);
+    if (hand_open)
+        return store_error_set(error, STORE_CONFLICT, "Table %" PRId64 " has not finished its hand %" PRId64 ".",
+                               in->table_id, open_number);
+    if (number_used)
+        return store_error_set(error, STORE_CONFLICT, "Table %" PRId64 " already has a hand %" PRId64 ".",
+                               in->table_id, in->number);
+    pg_params v = {0};
+    pg_int(&v, in->table_id);
+    pg_int(&v, in->number);
+    pg_int(&v, (int64_t)in->seed); /* the same 64 bits, read back as uint64_t */
+    pg_text(&v, in->deal);
+    pg_text(&v, in->game_state);
+    pg_int(&v, store_now_ms(&q->options));
+    r = store_pg_run(q,
+                     "INSERT INTO hands (table_id, number, seed, deal, game_state, started_at)"
+                     " VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                     &v, "starting a hand", error);
+    if (r == NULL)
+        return error->status;
+    *id = pg_get_int(r, 0, 0);
+    PQclear(r);
+    return STORE_OK;
+}
+
+typedef struct hand_state {
+    int64_t table_id;
+    int64_t last_seq;
+} hand_state;
+
+/* The open hand's table and last action number. */
+static store_status read_hand_state(store_pg *q, int64_t hand_id, hand_state *out, store_error *error)
+{
+    pg_params p = {0};
+    pg_int(&p, hand_id);
+    PGresult *r = store_pg_run(q,
+                               "SELECT table_id, finished_at IS NULL,"
+                               " (SELECT coalesce(max(seq), 0) FROM hand_actions WHERE hand_id = $1)"
+                               " FROM hands WHERE id = $1",
+                               &p, "reading a hand", error);
+    if (r == NULL)
+        return error->status;
+    const bool found = PQntuples(r) > 0;
+    const bool open = found && pg_get_int(r, 0, 1) != 0;
+    if (found) {
+        out->table_id = pg_get_int(r, 0, 0);
+        out->last_seq = pg_get_int(r, 0, 2);
+    }
+    PQclear(r);
+    if (!found)
+        return store_error_set(error, STORE_NOT_FOUND, "There is no hand %" PRId64 ".", hand_id);
+    if (!open)
+        return store_error_set(error, STORE_INVALID, "Hand %" PRId64 " is over.", hand_id);
+    return STORE_OK;
+}
+
+/* Appends action seq of an open hand; hs is the hand's state before it. */
+static store_status insert_action(store_pg *q, int64_t hand_id, const hand_state *hs, int64_t seq, int seat,
+                                  const char *action, int64_t now, store_error *error)
+{
+    if (seq <= hs->last_seq)
+        return store_error_set(error, STORE_CONFLICT, "Action %" PRId64 " of hand %" PRId64 " is already recorded.",
+                               seq, hand_id);
+    if (seq != hs->last_seq + 1)
+        return store_error_set(error, STORE_INVALID,
+                               "Action %" PRId64 " of hand %" PRId64 " would leave a gap: the last recorded is %" PRId64
+                               ".",
+                               seq, hand_id, hs->last_seq);
+    pg_params p = {0};
+    pg_int(&p, hand_id);
+    pg_int(&p, seq);
+    pg_int(&p, seat);
+    pg_text(&p, action);
+    pg_int(&p, now);
+    if (store_pg_exec(q, "INSERT INTO hand_actions (hand_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)", &p,
+                      "recording an action", error) < 0)
+        return error->status;
+    return STORE_OK;
+}
+
+store_status store_pg_action_append(void *b, const store_in_action *in, store_error *error)
+{
+    store_pg *q = b;
+    hand_state hs;
+    if (read_hand_state(q, in->hand_id, &hs, error) != STORE_OK)
+        return error->status;
+    return insert_action(q, in->hand_id, &hs, in->seq, in->seat, in->action, store_now_ms(&q->options), error);
+}
+
+/* ---- The ledger ---- */
+
+/* The players' balances before the new rows (each the balance of the player's last row, or 0),
+ * checking that each player exists before anything is written. */
+static store_status player_balance(store_pg *q, int64_t player_id, int64_t *balance, store_error *error)
+{
+    pg_params p = {0};
+    pg_int(&p, player_id);
+    PGresult *r = store_pg_run(q,
+                               "SELECT EXISTS (SELECT 1 FROM players WHERE id = $1),"
+                               " (SELECT balance_after FROM ledger WHERE player_id = $1 ORDER BY id DESC LIMIT 1)",
+                               &p, "reading a balance", error);
+    if (r == NULL)
+        return error->status;
+    const bool exists = pg_get_int(r, 0, 0) != 0;
+    *balance = pg_get_int(r, 0, 1);
+    PQclear(r);
+    if (!exists)
+        return store_error_set(error, STORE_INVALID, "A ledger row names player %" PRId64 ", who does not exist.",
+                               player_id);
+    return STORE_OK;
+}
+
+static store_status ledger_tail(store_pg *q, int64_t *last_id, char prev_hash[STORE_HASH_HEX], store_error *error)
+{
+    pg_params lock = {0};
+    pg_int(&lock, PG_LEDGER_LOCK);
+    if (store_pg_exec(q, "SELECT pg_advisory_xact_lock($1)", &lock, "locking the ledger", error) < 0)
+        return error->status;
+    PGresult *r = store_pg_run(q, "SELECT id, hash FROM ledger ORDER BY id DESC LIMIT 1", NULL,
+                               "reading the end of the ledger", error);
+    if (r == NULL)
+        return error->status;
+    *last_id = 0;
+    snprintf(prev_hash, STORE_HASH_HEX, "%s", STORE_LEDGER_ZERO_HASH);
+    if (PQntuples(r) > 0) {
+        *last_id = pg_get_int(r, 0, 0);
+        pg_get_text(prev_hash, STORE_HASH_HEX, r, 0, 1);
+    }
+    PQclear(r);
+    return STORE_OK;
+}
+
+static store_status insert_ledger_row(store_pg *q, const store_ledger_row *row, const char *hash, store_error *error)
+{
+    pg_params p = {0};
+    pg_int(&p, row->id);
+    pg_int(&p, row->table_id);
+    pg_int(&p, row->hand_id);
+    pg_id_or_null(&p, row->is_bot ? 0 : row->player_id);
+    pg_int(&p, row->seat);
+    pg_int(&p, row->units);
+    pg_text(&p, row->reason);
+    if (row->is_bot)
+        pg_null(&p);
+    else
+        pg_int(&p, row->balance_after);
+    pg_int(&p, row->at_ms);
+    pg_text(&p, row->prev_hash);
+    pg_text(&p, hash);
+    if (store_pg_exec(q,
+                      "INSERT INTO ledger (id, table_id, hand_id, player_id, seat, units, reason, balance_after, at,"
+                      " prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                      &p, "writing the ledger", error) < 0)
+        return error->status;
+    return STORE_OK;
+}
+
+store_status store_pg_append_ledger(store_pg *q, int64_t hand_id, int64_t table_id, const store_ledger_entry *entries,
+                                    size_t n_entries, int64_t now, store_error *error)
+{
+    /* Every balance first: a row for an unknown player refuses the hand before any row is written.
+     * A player with two rows in one hand (two seats) carries the first row's balance to the next. */
+    int64_t balances[STORE_ENTRIES_MAX];
+    for (size_t i = 0; i < n_entries && i < STORE_ENTRIES_MAX; i++) {
+        const store_ledger_entry *e = &entries[i];
+        balances[i] = 0;
+        if (e->player_id == 0)
+            continue;
+        int64_t before = 0;
+        size_t k = i;
+        while (k-- > 0 && entries[k].player_id != e->player_id)
+            ;
+        if (k < i)
+            before = balances[k];
+        else if (player_balance(q, e->player_id, &before, error) != STORE_OK)
+            return error->status;
+        if (__builtin_add_overflow(before, e->units, &balances[i]))
+            return store_error_set(error, STORE_INVALID, "Player %" PRId64 "'s balance would overflow.", e->player_id);
+    }
+    int64_t last_id = 0;
+    char prev[STORE_HASH_HEX];
+    if (ledger_tail(q, &last_id, prev, error) != STORE_OK)
+        return error->status;
+    for (size_t i = 0; i < n_entries; i++) {
+        const store_ledger_entry *e = &entries[i];
+        store_ledger_row row = {
+            .id = last_id + 1 + (int64_t)i,
+            .table_id = table_id,
+            .hand_id = hand_id,
+            .is_bot = e->player_id == 0,
+            .player_id = e->player_id,
+            .seat = e->seat,
+            .units = e->units,
+            .reason = e->reason,
+            .balance_after = balances[i],
+            .at_ms = now,
+            .prev_hash = prev,
+        };
+        char hash[STORE_HASH_HEX];
+        store_ledger_hash(&row, q->ledger_key, hash);
+        if (insert_ledger_row(q, &row, hash, error) != STORE_OK)
+            return error->status;
+        memcpy(prev, hash, sizeof prev);
+    }
+    return STORE_OK;
+}
+
+/* ---- A hand's end ---- */
+
+store_status store_pg_hand_finish(void *b, const store_in_hand_end *in, store_error *error)
+{
+    store_pg *q = b;
+    const int64_t now = store_now_ms(&q->options);
+    hand_state hs;
+    if (read_hand_state(q, in->hand_id, &hs, error) != STORE_OK)
+        return error->status;
+    if (in->last_seq > 0 &&
+        insert_action(q, in->hand_id, &hs, in->last_seq, in->last_seat, in->last_action, now, error) != STORE_OK)
+        return error->status;
+    pg_params result = {0};
+    pg_int(&result, in->hand_id);
+    pg_text(&result, in->result);
+    pg_int(&result, now);
+    if (store_pg_exec(q, "UPDATE hands SET result = $2, finished_at = $3 WHERE id = $1 AND finished_at IS NULL",
+                      &result, "recording a hand's result", error) < 0)
+        return error->status;
+    if (store_pg_append_ledger(q, in->hand_id, hs.table_id, in->entries, in->n_entries, now, error) != STORE_OK)
+        return error->status;
+    pg_params state = {0};
+    pg_int(&state, hs.table_id);
+    pg_text(&state, in->next_game_state);
+    pg_int(&state, now);
+    if (store_pg_exec(q, "UPDATE game_tables SET game_state = $2, updated_at = $3 WHERE id = $1", &state,
+                      "recording the table's game state", error) < 0)
+        return error->status;
+    return STORE_OK;
+}
