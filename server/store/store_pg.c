@@ -220,6 +220,25 @@ static bool connect_db(store_pg *q, store_error *error)
            store_pg_exec(q, "SET client_min_messages = warning", NULL, "configuring the connection", error) >= 0;
 }
 
+bool store_pg_connect(store_pg *q, const char *uri, store_error *error)
+{
+    if ((q->uri = strdup(uri)) == NULL || (q->shown = shown_uri(uri)) == NULL) {
+        store_error_set(error, STORE_INTERNAL, "Out of memory connecting to PostgreSQL.");
+        return false;
+    }
+    q->options = store_options_default();
+    return connect_db(q, error);
+}
+
+void store_pg_disconnect(store_pg *q)
+{
+    PQfinish(q->conn);
+    q->conn = NULL;
+    free(q->uri);
+    free(q->shown);
+    q->uri = q->shown = NULL;
+}
+
 /* ---- Transactions ---- */
 
 static bool pg_begin(void *b, bool writes, store_error *error)

@@ -137,7 +137,19 @@ store_status store_pg_audit_list(void *b, const store_in_audit_list *in, store_a
                                  store_error *error);
 store_status store_pg_adjust(void *b, const store_in_adjust *in, int64_t *id, store_error *error);
 
+/* ---- Without a running store: the command line's (store.h) ---- */
+
+/* store_admin_set on the database at uri (store_pg_admin.c). */
+bool store_pg_admin_set(const char *uri, const char *name, bool is_admin, store_error *error);
+/* store_ledger_verify_path on the database at uri, with the key at key_path (store_pg_read.c). */
+bool store_pg_verify_path(const char *uri, const char *key_path, store_ledger_check *check, store_error *error);
+
 /* ---- Opening (store_pg.c) ---- */
+
+/* A connection to uri for q alone (q zeroed by the caller; its uri and shown copied, freed by
+ * store_pg_disconnect), with the store's session settings; false with error filled. */
+bool store_pg_connect(store_pg *q, const char *uri, store_error *error);
+void store_pg_disconnect(store_pg *q);
 
 /* Whether path names a PostgreSQL database (postgresql:// or postgres://) rather than a file. */
 bool store_pg_is_uri(const char *path);

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "store_ledger.h"
 #include "store_pg.h"
 
 static const char no_session[] = "There is no such admin session (unknown, or logged out); log in again.";
@@ -329,4 +332,62 @@ store_status store_pg_ledger_query(void *b, const store_in_ledger *in, store_led
     if (in->with_totals && read_totals(q, &in->filter, totals, error) != STORE_OK)
         return error->status;
     return STORE_OK;
+}
+
+/* ---- The admin flag, from the command line ---- */
+
+/* The flag and its audit entry ("grant" or "revoke", naming the account, by the command line) in
+ * one transaction: the log holds every change of who is an admin. */
+static store_status admin_set_on(store_pg *q, const char *name, bool is_admin, store_error *error)
+{
+    const char *doing = is_admin ? "granting admin" : "revoking admin";
+    pg_params p = {0};
+    pg_bool(&p, is_admin);
+    pg_text(&p, name);
+    PGresult *r = store_pg_run(q,
+                               "UPDATE players SET is_admin = $1 WHERE kind = 'account'"
+                               " AND lower(account_name COLLATE \"C\") = lower($2 COLLATE \"C\") RETURNING id, account_name",
+                               &p, doing, error);
+    if (r == NULL)
+        return error->status;
+    const bool found = PQntuples(r) > 0;
+    const int64_t id = found ? pg_get_int(r, 0, 0) : 0;
+    json_t *details = found ? json_pack("{s:s, s:s}", "account", PQgetvalue(r, 0, 1), "by", "command line") : NULL;
+    PQclear(r);
+    if (!found)
+        return store_error_set(error, STORE_NOT_FOUND, "There is no account named %s in %s.", name, q->shown);
+    char *text = details ? json_dumps(details, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(details);
+    if (text == NULL)
+        return store_error_set(error, STORE_INTERNAL, "Out of memory %s.", doing);
+    pg_params a = {0};
+    pg_int(&a, store_now_ms(&q->options));
+    pg_int(&a, id);
+    pg_text(&a, is_admin ? "grant" : "revoke");
+    pg_text(&a, text);
+    long rc = store_pg_exec(q, "INSERT INTO admin_audit (at, player_id, action, details) VALUES ($1, $2, $3, $4)", &a,
+                            doing, error);
+    free(text);
+    return rc < 0 ? error->status : STORE_OK;
+}
+
+bool store_pg_admin_set(const char *uri, const char *name, bool is_admin, store_error *error)
+{
+    error->status = STORE_OK;
+    error->message[0] = '\0';
+    if (!store_text_is_clean(name, STORE_NAME_MAX)) {
+        store_error_set(error, STORE_INVALID, "An account name is 1 to %d bytes of text without control characters.",
+                        STORE_NAME_MAX);
+        return false;
+    }
+    store_pg q = {0};
+    if (store_pg_connect(&q, uri, error) && store_pg_exec(&q, "BEGIN", NULL, "granting admin", error) >= 0) {
+        q.in_transaction = true;
+        if (admin_set_on(&q, name, is_admin, error) == STORE_OK)
+            store_pg_exec(&q, "COMMIT", NULL, "granting admin", error);
+        else
+            store_pg_exec(&q, "ROLLBACK", NULL, "granting admin", &(store_error){0});
+    }
+    store_pg_disconnect(&q);
+    return error->status == STORE_OK;
 }

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <sodium.h>
 
+#include "store_key.h"
 #include "store_pg.h"
 
 static json_t *stored_json(const PGresult *r, int row, int column, const char *what, int64_t id, store_error *error)
@@ -567,21 +568,39 @@ static store_status verify_snapshot(store_pg *q, const unsigned char *key, store
     return verify_rows(q, &rule, check, error);
 }
 
+/* The check on a connection of its own to uri, in one read-only snapshot. */
+static store_status verify_on(const char *uri, const unsigned char *key, store_ledger_check *check,
+                              store_error *error)
+{
+    memset(check, 0, sizeof *check);
+    check->ok = true;
+    store_pg q = {0};
+    if (store_pg_connect(&q, uri, error)) {
+        q.in_transaction = true;
+        if (store_pg_exec(&q, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", NULL, "checking the ledger", error) >= 0)
+            verify_snapshot(&q, key, check, error);
+    }
+    store_pg_disconnect(&q);
+    return error->status;
+}
+
 store_status store_pg_verify_ledger(void *b, store_ledger_check *check, store_error *error)
 {
     const store_pg *writer = b;
+    return verify_on(writer->uri, writer->ledger_key, check, error);
+}
+
+bool store_pg_verify_path(const char *uri, const char *key_path, store_ledger_check *check, store_error *error)
+{
     memset(check, 0, sizeof *check);
-    check->ok = true;
-    store_pg q = {.shown = writer->shown};
-    q.conn = PQconnectdb(writer->uri);
-    if (q.conn == NULL || PQstatus(q.conn) != CONNECTION_OK) {
-        store_pg_conn_fail(&q, q.conn, "connecting to check the ledger", error);
-        PQfinish(q.conn);
-        return error->status;
+    if (key_path == NULL || key_path[0] == '\0') {
+        store_error_set(error, STORE_INVALID, "A PostgreSQL ledger's key file must be given (--ledger-key FILE).");
+        return false;
     }
-    q.in_transaction = true;
-    if (store_pg_exec(&q, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", NULL, "checking the ledger", error) >= 0)
-        verify_snapshot(&q, writer->ledger_key, check, error);
-    PQfinish(q.conn);
-    return error->status;
+    unsigned char key[STORE_LEDGER_KEY_BYTES];
+    if (store_key_load(key_path, key, error) != STORE_OK)
+        return false;
+    const store_status status = verify_on(uri, key, check, error);
+    sodium_memzero(key, sizeof key);
+    return status == STORE_OK;
 }

@@ -6,7 +6,9 @@
  *
  * Each behavioural case runs twice, on SQLite and on the in-memory store (store_memory.h), and
  * checks what was stored through the stored_* helpers: on SQLite a connection of the test's own
- * reads the file, in memory the read-back functions. Cases only SQLite has (what the file holds,
+ * reads the file, in memory the read-back functions. Started beside a PostgreSQL cluster
+ * (tests/pg/with_cluster.sh sets TEAHOUSE_TEST_PG), the same behavioural cases run a third time,
+ * on PostgreSQL only, each on a database of its own read through a connection of the test's. Cases only SQLite has (what the file holds,
  * tampering, restarts, bad conditions: locked, read-only, corrupt, full) run on SQLite only; the
  * in-memory store's own controls (delay, hold, failures, counts, read-back) have their case.
  *
@@ -29,6 +31,7 @@
 #include "store_ledger.h"
 #include "store_memory.h"
 #include "store_password.h"
+#include "store_test_pg.h"
 #include "store_test_util.h"
 
 #define T0_MS INT64_C(1700000000000)
@@ -40,6 +43,11 @@ static scratch_dir dir;
 static uv_loop_t loop;
 static store *st;
 static bool use_memory; /* the backend of the running case */
+static bool use_pg;     /* PostgreSQL: the database pg_name at pg_uri, its key in the scratch directory */
+static char pg_name[64];
+static char pg_uri[512];
+static char pg_key[160];
+static char pg_trigger_table[96]; /* the table inject_failure put its trigger on */
 static json_t *next_state; /* a table's game state after a hand, where a test does not care which */
 
 /* Tien Gow's table state, as the game writes it (the store carries it opaque). */
@@ -83,7 +91,10 @@ static store *open_store(const store_options *o)
         return s;
     }
     store_error error;
-    store *s = store_open(&loop, dir.db, o, &error);
+    store_options with_key = *o;
+    if (use_pg && (with_key.ledger_key_path == NULL || with_key.ledger_key_path[0] == '\0'))
+        with_key.ledger_key_path = pg_key;
+    store *s = store_open(&loop, use_pg ? pg_uri : dir.db, &with_key, &error);
     ck_assert_msg(s != NULL, "store_open: %s", error.message);
     return s;
 }
@@ -98,8 +109,23 @@ static void close_store(void)
 static void setup(void)
 {
     use_memory = false;
+    use_pg = false;
     atomic_store(&fake_now_ms, T0_MS);
     scratch_make(&dir);
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    store_options o = test_options();
+    st = open_store(&o);
+    next_state = game_state(0, 2);
+}
+
+static void setup_pg(void)
+{
+    use_memory = false;
+    use_pg = true;
+    atomic_store(&fake_now_ms, T0_MS);
+    scratch_make(&dir);
+    snprintf(pg_key, sizeof pg_key, "%s/ledger.key", dir.dir);
+    pg_test_create(pg_name, sizeof pg_name, pg_uri, sizeof pg_uri);
     ck_assert_int_eq(uv_loop_init(&loop), 0);
     store_options o = test_options();
     st = open_store(&o);
@@ -124,6 +150,8 @@ static void teardown(void)
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(uv_loop_close(&loop), 0);
     scratch_remove(&dir);
+    if (use_pg)
+        pg_test_drop(pg_name);
 }
 
 /* ---- Answers ---- */
@@ -334,6 +362,8 @@ static store_recovery *recover(void)
 
 static long long on_disk(const char *sql)
 {
+    if (use_pg)
+        return pg_test_int(pg_uri, sql);
     sqlite3 *db = db_open(dir.db);
     long long value = db_int(db, sql);
     sqlite3_close(db);
@@ -342,6 +372,10 @@ static long long on_disk(const char *sql)
 
 static void on_disk_exec(const char *sql)
 {
+    if (use_pg) {
+        pg_test_exec(pg_uri, sql);
+        return;
+    }
     sqlite3 *db = db_open(dir.db);
     db_exec(db, sql);
     sqlite3_close(db);
@@ -399,6 +433,13 @@ static const char *stored_seqs(int64_t hand)
 {
     static char text[256];
     text[0] = '\0';
+    if (use_pg) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT string_agg(seq::text, ',' ORDER BY seq) FROM hand_actions WHERE hand_id = %"
+                 PRId64, hand);
+        pg_test_text(pg_uri, sql, text, sizeof text);
+        return text;
+    }
     if (!use_memory) {
         char sql[128];
         snprintf(sql, sizeof sql, "SELECT group_concat(seq) FROM (SELECT seq FROM hand_actions WHERE hand_id = %" PRId64
@@ -425,6 +466,10 @@ static const char *stored_nickname(int64_t player)
     }
     char sql[96];
     snprintf(sql, sizeof sql, "SELECT nickname FROM players WHERE id = %" PRId64, player);
+    if (use_pg) {
+        pg_test_text(pg_uri, sql, text, sizeof text);
+        return text;
+    }
     sqlite3 *db = db_open(dir.db);
     db_text(db, sql, text, sizeof text);
     sqlite3_close(db);
@@ -453,6 +498,22 @@ static store_memory_row stored_row(int64_t id)
         ck_assert_int_ge(id, 1);
         ck_assert_uint_le((size_t)id, n);
         return rows[id - 1];
+    }
+    if (use_pg) {
+        char sql[256];
+        snprintf(sql, sizeof sql, "SELECT concat_ws(' ', id, table_id, hand_id, coalesce(player_id, 0), seat, units,"
+                 " coalesce(balance_after, 0), at, prev_hash, hash, reason) FROM ledger WHERE id = %" PRId64, id);
+        char text[512];
+        pg_test_text(pg_uri, sql, text, sizeof text);
+        long long f[8];
+        int used = 0;
+        ck_assert_int_eq(sscanf(text, "%lld %lld %lld %lld %lld %lld %lld %lld %64s %64s %n", &f[0], &f[1], &f[2],
+                                &f[3], &f[4], &f[5], &f[6], &f[7], row.prev_hash, row.hash, &used),
+                         10);
+        row.id = f[0], row.table_id = f[1], row.hand_id = f[2], row.player_id = f[3];
+        row.seat = (int)f[4], row.units = f[5], row.balance_after = f[6], row.at_ms = f[7];
+        snprintf(row.reason, sizeof row.reason, "%s", text + used);
+        return row;
     }
     sqlite3 *db = db_open(dir.db);
     sqlite3_stmt *stmt = NULL;
@@ -483,6 +544,8 @@ static void ledger_key(unsigned char key[STORE_LEDGER_KEY_BYTES])
     }
     char path[160];
     snprintf(path, sizeof path, "%s.key", dir.db);
+    if (use_pg)
+        snprintf(path, sizeof path, "%s", pg_key);
     FILE *f = fopen(path, "rb");
     ck_assert_ptr_nonnull(f);
     ck_assert_uint_eq(fread(key, 1, STORE_LEDGER_KEY_BYTES, f), STORE_LEDGER_KEY_BYTES);
@@ -491,20 +554,45 @@ static void ledger_key(unsigned char key[STORE_LEDGER_KEY_BYTES])
 
 /* A test-made failure: on SQLite the trigger (named inject_failure), in memory the next request
  * of kind fails. clear_failure undoes it. */
+/* The SQLite trigger "… BEFORE INSERT ON <table> [WHEN <condition>] BEGIN …" made a PostgreSQL one. */
+static void inject_pg_failure(const char *trigger)
+{
+    const char *on = strstr(trigger, " ON ");
+    const char *begin = strstr(trigger, " BEGIN");
+    ck_assert(on != NULL && begin != NULL);
+    char target[96];
+    snprintf(target, sizeof target, "%.*s", (int)(begin - on - 4), on + 4);
+    char *when = strstr(target, " WHEN ");
+    if (when != NULL)
+        *when = '\0';
+    snprintf(pg_trigger_table, sizeof pg_trigger_table, "%s", target);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "CREATE FUNCTION inject_failure() RETURNS trigger LANGUAGE plpgsql AS"
+             " $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$;"
+             " CREATE TRIGGER inject_failure BEFORE INSERT ON %s FOR EACH ROW %s%s%s EXECUTE FUNCTION inject_failure()",
+             target, when ? "WHEN (" : "", when ? when + 6 : "", when ? ")" : "");
+    on_disk_exec(sql);
+}
+
 static void inject_failure(const char *trigger, store_kind kind)
 {
     if (use_memory)
         store_memory_fail(st, kind, 1, STORE_INVALID);
+    else if (use_pg)
+        inject_pg_failure(trigger);
     else
         on_disk_exec(trigger);
 }
 
 static void clear_failure(void)
 {
+    char sql[192];
+    snprintf(sql, sizeof sql, "DROP TRIGGER inject_failure ON %s; DROP FUNCTION inject_failure()", pg_trigger_table);
     if (use_memory)
         store_memory_fail(st, STORE_KIND_ANY, 0, STORE_OK);
     else
-        on_disk_exec("DROP TRIGGER inject_failure");
+        on_disk_exec(use_pg ? sql : "DROP TRIGGER inject_failure");
 }
 
 /* What a failure made by inject_failure says: the trigger's message, or the memory store's. */
@@ -1188,7 +1276,8 @@ START_TEST(test_an_honest_ledger_verifies)
 
     store_ledger_check check;
     store_error error;
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(check.ok);
     ck_assert(check.keyed);
     ck_assert_int_eq(check.rows_checked, 20);
@@ -1427,7 +1516,8 @@ START_TEST(test_another_key_is_refused_by_the_store_and_fails_verify)
 
     store_ledger_check check;
     store_error error;
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(!check.ok);
     ck_assert_int_eq(check.first_bad_row, 1);
     ck_assert_ptr_nonnull(strstr(check.why, "key record"));
@@ -1458,11 +1548,13 @@ START_TEST(test_a_forger_without_the_key_who_rehashes_the_chain_is_caught_at_the
     forge(6, -1, wrong);
     store_ledger_check check;
     store_error error;
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(!check.ok);
     ck_assert_int_eq(check.first_bad_row, 5); /* row 5 is still the unkeyed one */
     forge(5, 0, wrong);
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(!check.ok);
     ck_assert_int_eq(check.first_bad_row, 5);
     ck_assert_ptr_nonnull(strstr(check.why, "hash does not match"));
@@ -1476,7 +1568,8 @@ START_TEST(test_a_ledger_rewritten_as_unkeyed_without_its_key_record_is_caught_a
     on_disk_exec("DELETE FROM ledger_key");
     store_ledger_check check;
     store_error error;
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(!check.ok);
     ck_assert_int_eq(check.first_bad_row, 1);
     ck_assert_ptr_nonnull(strstr(check.why, "no key record"));
@@ -1486,7 +1579,8 @@ START_TEST(test_a_ledger_rewritten_as_unkeyed_without_its_key_record_is_caught_a
 
     /* Nor does a record that claims the rows are older than the key. */
     on_disk_exec("INSERT INTO ledger_key VALUES (1, 8, (SELECT hash FROM ledger WHERE id = 8), 0, 'forged')");
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(!check.ok);
     ck_assert_ptr_nonnull(strstr(check.why, "key record does not match"));
 }
@@ -1882,12 +1976,21 @@ static answer logout(const char *token)
 /* On disk: the guest, and its session keyed by BLAKE2b-256 of the token. */
 static void check_guest_on_disk(const answer *a)
 {
-    char sql[160];
+    char sql[256];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM players WHERE id = %" PRId64 " AND kind = 'guest'"
              " AND nickname = 'Ah Wing' AND account_name IS NULL", a->session.player_id);
     ck_assert_int_eq(on_disk(sql), 1);
     unsigned char expected[32];
     crypto_generichash(expected, sizeof expected, (const unsigned char *)a->session.token, 43, NULL, 0);
+    if (use_pg) {
+        char hex[65];
+        sodium_bin2hex(hex, sizeof hex, expected, sizeof expected);
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM sessions WHERE token_hash = '\\x%s'::bytea AND player_id = %"
+                 PRId64, hex, a->session.player_id);
+        ck_assert_int_eq(on_disk(sql), 1);
+        ck_assert_int_eq(on_disk("SELECT count(*) FROM sessions"), 1);
+        return;
+    }
     sqlite3 *db = db_open(dir.db);
     sqlite3_stmt *stmt = NULL;
     ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT token_hash, player_id FROM sessions", -1, &stmt, NULL), SQLITE_OK);
@@ -2154,6 +2257,11 @@ static void reopen_with_long_sessions(void)
     if (!use_memory) {
         scratch_remove(&dir);
         scratch_make(&dir);
+    }
+    if (use_pg) { /* a new database too, keyed with a new key */
+        pg_test_drop(pg_name);
+        pg_test_create(pg_name, sizeof pg_name, pg_uri, sizeof pg_uri);
+        snprintf(pg_key, sizeof pg_key, "%s/ledger.key", dir.dir);
     }
     store_options o = test_options();
     o.session_seconds = 90 * 86400;
@@ -3448,7 +3556,7 @@ static void set_admin(const char *name, bool is_admin)
         return;
     }
     store_error error;
-    ck_assert_msg(store_admin_set(dir.db, name, is_admin, &error), "%s", error.message);
+    ck_assert_msg(store_admin_set(use_pg ? pg_uri : dir.db, name, is_admin, &error), "%s", error.message);
 }
 
 /* An admin account "Mei" (logged in once to learn its id). */
@@ -3706,15 +3814,20 @@ int main(void)
           test_memory_admin_flag_is_set_by_name_and_seen_by_sessions,
           test_memory_real_passwords_hash_with_argon2id_on_the_pool}},
     };
+    /* Backends: 0 SQLite, 1 memory; beside a PostgreSQL cluster, 2 PostgreSQL only (the others
+     * run in the suite's own entry). */
+    const bool pg = pg_test_base() != NULL;
+    static const char *const backend_names[] = {"sqlite", "memory", "postgresql"};
+    void (*const setups[])(void) = {setup, setup_memory, setup_pg};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        for (int memory = 0; memory <= 1; memory++) {
-            if ((memory && cases[i].on == SQLITE_ONLY) || (!memory && cases[i].on == MEMORY_ONLY))
+        for (int backend = pg ? 2 : 0; backend <= (pg ? 2 : 1); backend++) {
+            if ((backend != 0 && cases[i].on == SQLITE_ONLY) || (backend != 1 && cases[i].on == MEMORY_ONLY))
                 continue;
-            static char names[2 * sizeof cases / sizeof cases[0]][48]; /* Check keeps the pointer */
-            char *name = names[2 * i + (size_t)memory];
-            snprintf(name, sizeof names[0], "%s: %s", memory ? "memory" : "sqlite", cases[i].name);
+            static char names[3 * sizeof cases / sizeof cases[0]][48]; /* Check keeps the pointer */
+            char *name = names[3 * i + (size_t)backend];
+            snprintf(name, sizeof names[0], "%s: %s", backend_names[backend], cases[i].name);
             TCase *tc = tcase_create(name);
-            tcase_add_checked_fixture(tc, memory ? setup_memory : setup, teardown);
+            tcase_add_checked_fixture(tc, setups[backend], teardown);
             tcase_set_timeout(tc, 120);
             for (size_t k = 0; k < 24 && cases[i].tests[k] != NULL; k++)
                 tcase_add_test(tc, cases[i].tests[k]);
