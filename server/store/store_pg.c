@@ -8,6 +8,11 @@
  * (serialization, deadlock) and 55P03 (lock not available) STORE_BUSY, XX (data corrupted)
  * STORE_CORRUPT, 25006 (a read-only standby) STORE_READONLY, anything else STORE_INTERNAL.
  *
+ * One server per database, for now: a server's connection holds a session advisory lock for as
+ * long as it lives (taken again when the connection is made again), so that a second server on the
+ * same database is refused instead of reopening and playing the same tables twice. Several nodes
+ * will replace it with a lease per table.
+ *
  * Migrations. teahouse_schema holds the version reached; each step runs in one transaction with
  * its new version, under an advisory lock, so that two servers starting together migrate once.
  */
@@ -23,6 +28,7 @@
 #include "store_pg.h"
 
 #define PG_MIGRATE_LOCK 0x7465616d  /* the advisory lock taken while migrating ("team") */
+#define PG_SERVER_LOCK 0x73657276   /* held by the one server writing the database ("serv") */
 
 const migrate_step *migrate_builtin_pg(size_t *count); /* generated from migrations/pg/ */
 
@@ -141,15 +147,41 @@ const char *store_pg_last_state(const store_pg *q)
     return q->last_state;
 }
 
-PGresult *store_pg_run(store_pg *q, const char *sql, const pg_params *p, const char *doing, store_error *error)
+/* The name of sql's prepared statement, preparing it first if need be; NULL to run it unprepared
+ * (the connection's table of them is full, or preparing failed: then running it says why). */
+static const char *prepared_name(store_pg *q, const char *sql, const pg_params *p, char name[16])
+{
+    int i = 0;
+    while (i < q->n_prepared && q->prepared[i] != sql)
+        i++;
+    snprintf(name, 16, "s%d", i);
+    if (i < q->n_prepared)
+        return name;
+    if (i >= PG_PREPARED_MAX || q->aborted)
+        return NULL;
+    PGresult *r = PQprepare(q->conn, name, sql, p ? p->n : 0, NULL);
+    const bool ok = r != NULL && PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    if (!ok)
+        return NULL;
+    q->prepared[q->n_prepared++] = sql;
+    return name;
+}
+
+static PGresult *run(store_pg *q, const char *sql, const pg_params *p, bool prepare, const char *doing,
+                     store_error *error)
 {
     q->last_state[0] = '\0';
     if (q->conn == NULL || q->lost) {
         store_error_set(error, STORE_IO, "PostgreSQL %s, %s: the connection is closed.", q->shown, doing);
         return NULL;
     }
-    PGresult *r = PQexecParams(q->conn, sql, p ? p->n : 0, NULL, p ? p->values : NULL, p ? p->lengths : NULL,
-                               p ? p->formats : NULL, 0);
+    char name_buf[16];
+    const char *name = prepare ? prepared_name(q, sql, p, name_buf) : NULL;
+    PGresult *r = name ? PQexecPrepared(q->conn, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
+                                        p ? p->formats : NULL, 0)
+                       : PQexecParams(q->conn, sql, p ? p->n : 0, NULL, p ? p->values : NULL,
+                                      p ? p->lengths : NULL, p ? p->formats : NULL, 0);
     ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
         const char *changed = PQcmdTuples(r);
@@ -169,6 +201,16 @@ PGresult *store_pg_run(store_pg *q, const char *sql, const pg_params *p, const c
                     message);
     PQclear(r);
     return NULL;
+}
+
+PGresult *store_pg_run(store_pg *q, const char *sql, const pg_params *p, const char *doing, store_error *error)
+{
+    return run(q, sql, p, true, doing, error);
+}
+
+PGresult *store_pg_run_once(store_pg *q, const char *sql, const pg_params *p, const char *doing, store_error *error)
+{
+    return run(q, sql, p, false, doing, error);
 }
 
 long store_pg_exec(store_pg *q, const char *sql, const pg_params *p, const char *doing, store_error *error)
@@ -207,6 +249,7 @@ static bool connect_db(store_pg *q, store_error *error)
     if (q->conn != NULL)
         PQfinish(q->conn);
     q->conn = PQconnectdb(q->uri);
+    q->n_prepared = 0;
     q->lost = false;
     q->in_transaction = false;
     if (q->conn == NULL || PQstatus(q->conn) != CONNECTION_OK) {
@@ -216,8 +259,19 @@ static bool connect_db(store_pg *q, store_error *error)
         return false;
     }
     /* What the store promises a caller is on disk when it is answered: never weaken that here. */
-    return store_pg_exec(q, "SET synchronous_commit = on", NULL, "configuring the connection", error) >= 0 &&
-           store_pg_exec(q, "SET client_min_messages = warning", NULL, "configuring the connection", error) >= 0;
+    if (store_pg_exec(q, "SET synchronous_commit = on", NULL, "configuring the connection", error) < 0 ||
+        store_pg_exec(q, "SET client_min_messages = warning", NULL, "configuring the connection", error) < 0)
+        return false;
+    if (!q->serving)
+        return true;
+    pg_params lock = {0};
+    pg_int(&lock, PG_SERVER_LOCK);
+    PGresult *r = store_pg_run(q, "SELECT pg_try_advisory_lock($1)", &lock, "taking the server's lock", error);
+    const bool held = r != NULL && pg_get_int(r, 0, 0) != 0;
+    PQclear(r);
+    if (r != NULL && !held)
+        store_error_set(error, STORE_BUSY, "Another teahouse is serving PostgreSQL %s; stop it first.", q->shown);
+    return held;
 }
 
 bool store_pg_connect(store_pg *q, const char *uri, store_error *error)
@@ -515,6 +569,7 @@ store *store_pg_open(uv_loop_t *loop, const char *uri, const store_options *o, s
     }
     q->options = *o;
     q->options.ledger_key_path = NULL; /* the caller's string; q->key_path is ours */
+    q->serving = true;
     if (connect_db(q, error) && migrate(q, error) == STORE_OK && ledger_key(q, error) == STORE_OK)
         return store_core_new(loop, o, &pg_ops, q, &store_thread_runner, error);
     pg_close(q);

@@ -34,6 +34,7 @@
 #include "store_ledger.h"
 
 #define PG_PARAMS_MAX 16
+#define PG_PREPARED_MAX 96  /* statements prepared on one connection at most (the rest run unprepared) */
 
 typedef struct store_pg {
     PGconn *conn;
@@ -42,12 +43,15 @@ typedef struct store_pg {
     store_options options;
     char *key_path;                    /* the ledger's key file */
     unsigned char ledger_key[STORE_LEDGER_KEY_BYTES];
+    bool serving;                      /* holds the server's lock (one server per database, for now) */
     bool in_transaction;
     bool aborted;                      /* a statement failed: the transaction is lost to PostgreSQL */
     bool lost;                         /* the connection broke inside the transaction */
     long writes;                       /* statements that changed rows, this transaction */
     long writes_mark;                  /* writes before the current request */
     char last_state[6];                /* the SQLSTATE of the last failed statement */
+    const char *prepared[PG_PREPARED_MAX]; /* the texts prepared on this connection, named "s<index>" */
+    int n_prepared;
 } store_pg;
 
 /* The values of one statement, as text (binary for bytea), bound as $1, $2, … in order. */
@@ -67,8 +71,15 @@ void pg_bytes(pg_params *p, const unsigned char *bytes, int length);
 void pg_bool(pg_params *p, bool value);
 
 /* Runs sql with p (NULL: none): the result (the caller PQclear's it) or NULL with error filled
- * (`doing` names the work) and the transaction marked aborted or lost. */
+ * (`doing` names the work) and the transaction marked aborted or lost. sql is a string constant:
+ * it is prepared on first use and its text known by its address, so that the server parses and
+ * plans it once a connection. */
 PGresult *store_pg_run(store_pg *q, const char *sql, const pg_params *p, const char *doing, store_error *error);
+
+/* As store_pg_run, never prepared: planned each time with the values of p, for the statements
+ * whose conditions are switched off by a parameter ("$1 = 0 OR …"), which a plan made once for
+ * every value could not serve by an index. */
+PGresult *store_pg_run_once(store_pg *q, const char *sql, const pg_params *p, const char *doing, store_error *error);
 
 /* As store_pg_run for a statement whose rows are not needed: its count of rows changed, or -1. */
 long store_pg_exec(store_pg *q, const char *sql, const pg_params *p, const char *doing, store_error *error);

@@ -125,7 +125,7 @@ store_status store_pg_audit_list(void *b, const store_in_audit_list *in, store_a
     pg_int(&p, in->limit);
     pg_text(&p, in->filter.action);
     pg_int(&p, in->filter.player_id);
-    PGresult *r = store_pg_run(q,
+    PGresult *r = store_pg_run_once(q,
                                "SELECT a.id, a.at, a.player_id, p.account_name, a.action, a.details"
                                " FROM admin_audit AS a LEFT JOIN players AS p ON p.id = a.player_id"
                                " WHERE ($1::bigint = 0 OR a.id < $1) AND ($3::text = '' OR a.action = $3)"
@@ -305,7 +305,7 @@ static store_status read_totals(store_pg *q, const store_ledger_filter *f, store
 {
     pg_params p = {0};
     bind_filter(&p, f);
-    PGresult *r = store_pg_run(q,
+    PGresult *r = store_pg_run_once(q,
                                "SELECT count(*), coalesce(sum(l.units), 0),"
                                " coalesce(sum(CASE WHEN l.units > 0 THEN l.units END), 0),"
                                " coalesce(sum(CASE WHEN l.units < 0 THEN l.units END), 0)"
@@ -344,7 +344,7 @@ static store_status admin_set_on(store_pg *q, const char *name, bool is_admin, s
     pg_params p = {0};
     pg_bool(&p, is_admin);
     pg_text(&p, name);
-    PGresult *r = store_pg_run(q,
+    PGresult *r = store_pg_run_once(q,
                                "UPDATE players SET is_admin = $1 WHERE kind = 'account'"
                                " AND lower(account_name COLLATE \"C\") = lower($2 COLLATE \"C\") RETURNING id, account_name",
                                &p, doing, error);

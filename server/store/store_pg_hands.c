@@ -239,9 +239,27 @@ static store_status insert_action(store_pg *q, int64_t hand_id, const hand_state
     return STORE_OK;
 }
 
+/* An action is one statement when all is well: the insert checks itself that the hand is open
+ * and that seq follows its last action, and writes nothing otherwise; only then do we read the
+ * hand to say what was wrong. */
 store_status store_pg_action_append(void *b, const store_in_action *in, store_error *error)
 {
     store_pg *q = b;
+    pg_params p = {0};
+    pg_int(&p, in->hand_id);
+    pg_int(&p, in->seq);
+    pg_int(&p, in->seat);
+    pg_text(&p, in->action);
+    pg_int(&p, store_now_ms(&q->options));
+    long written = store_pg_exec(q,
+                                 "INSERT INTO hand_actions (hand_id, seq, seat, action, at)"
+                                 " SELECT $1, $2, $3, $4, $5 FROM hands WHERE id = $1 AND finished_at IS NULL"
+                                 " AND $2 = (SELECT coalesce(max(seq), 0) + 1 FROM hand_actions WHERE hand_id = $1)",
+                                 &p, "recording an action", error);
+    if (written < 0)
+        return error->status;
+    if (written == 1)
+        return STORE_OK;
     hand_state hs;
     if (read_hand_state(q, in->hand_id, &hs, error) != STORE_OK)
         return error->status;

@@ -120,7 +120,7 @@ store_status store_pg_player_tables(void *b, const store_in_player_tables *in, s
     pg_int(&p, in->player_id);
     pg_text(&p, in->code);
     pg_int(&p, in->limit);
-    PGresult *r = store_pg_run(q,
+    PGresult *r = store_pg_run_once(q,
                                "SELECT t.id, t.code, t.game, t.options, t.state, t.hands_played,"
                                " count(DISTINCT l.hand_id), sum(l.units), max(l.at)"
                                " FROM ledger AS l JOIN game_tables AS t ON t.id = l.table_id"
