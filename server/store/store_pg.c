@@ -13,6 +13,10 @@
  * same database is refused instead of reopening and playing the same tables twice. Several nodes
  * will replace it with a lease per table.
  *
+ * Actions are the bulk of the writes: each is checked when it comes (store_pg_hands.c) and sent
+ * with the others of its batch in one statement, before the next statement of any other kind and
+ * before the commit; a failure there fails the commit, and so every request of the batch.
+ *
  * Migrations. teahouse_schema holds the version reached; each step runs in one transaction with
  * its new version, under an advisory lock, so that two servers starting together migrate once.
  */
@@ -176,6 +180,8 @@ static PGresult *run(store_pg *q, const char *sql, const pg_params *p, bool prep
         store_error_set(error, STORE_IO, "PostgreSQL %s, %s: the connection is closed.", q->shown, doing);
         return NULL;
     }
+    if (q->n_pending > 0 && !q->flushing && !store_pg_flush_actions(q, error))
+        return NULL;
     char name_buf[16];
     const char *name = prepare ? prepared_name(q, sql, p, name_buf) : NULL;
     PGresult *r = name ? PQexecPrepared(q->conn, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
@@ -320,6 +326,7 @@ static bool pg_commit(void *b, store_error *error)
 static void pg_rollback(void *b)
 {
     store_pg *q = b;
+    store_pg_hands_forget(q);
     if (q->in_transaction && !q->lost) {
         store_error ignored;
         store_pg_exec(q, "ROLLBACK", NULL, "rolling back", &ignored);
@@ -339,6 +346,7 @@ static store_undo pg_undo(void *b)
     store_pg *q = b;
     if (q->lost) {
         q->in_transaction = false;
+        store_pg_hands_forget(q);
         return STORE_UNDO_LOST;
     }
     return q->aborted || q->writes != q->writes_mark ? STORE_UNDO_BATCH : STORE_UNDO_NONE;
@@ -501,6 +509,7 @@ static store_status ledger_key(store_pg *q, store_error *error)
 static void pg_close(void *b)
 {
     store_pg *q = b;
+    store_pg_hands_free(q);
     PQfinish(q->conn);
     q->conn = NULL;
 }
@@ -570,7 +579,9 @@ store *store_pg_open(uv_loop_t *loop, const char *uri, const store_options *o, s
     q->options = *o;
     q->options.ledger_key_path = NULL; /* the caller's string; q->key_path is ours */
     q->serving = true;
-    if (connect_db(q, error) && migrate(q, error) == STORE_OK && ledger_key(q, error) == STORE_OK)
+    if (!store_pg_hands_init(q))
+        store_error_set(error, STORE_INTERNAL, "Out of memory opening the store.");
+    else if (connect_db(q, error) && migrate(q, error) == STORE_OK && ledger_key(q, error) == STORE_OK)
         return store_core_new(loop, o, &pg_ops, q, &store_thread_runner, error);
     pg_close(q);
     pg_free(q);

@@ -36,6 +36,22 @@
 #define PG_PARAMS_MAX 16
 #define PG_PREPARED_MAX 96  /* statements prepared on one connection at most (the rest run unprepared) */
 
+/* An action accepted and not yet sent (store_pg_hands.c). */
+typedef struct pg_action {
+    int64_t hand_id;
+    int64_t seq;
+    int seat;
+    int64_t at;
+    char *action;
+} pg_action;
+
+/* The open hands' cache: a hand's table and last action number (store_pg_hands.c). */
+typedef struct pg_hand_slot {
+    int64_t hand_id;  /* 0: never used; -1: its hand was finished */
+    int64_t table_id;
+    int64_t last_seq;
+} pg_hand_slot;
+
 typedef struct store_pg {
     PGconn *conn;
     char *uri;
@@ -52,6 +68,11 @@ typedef struct store_pg {
     char last_state[6];                /* the SQLSTATE of the last failed statement */
     const char *prepared[PG_PREPARED_MAX]; /* the texts prepared on this connection, named "s<index>" */
     int n_prepared;
+    pg_action *pending;                /* actions accepted this transaction, sent as one statement */
+    size_t n_pending, cap_pending;
+    bool flushing;
+    pg_hand_slot *hands;               /* the open hands' cache, for this transaction's checks */
+    size_t hands_used;
 } store_pg;
 
 /* The values of one statement, as text (binary for bytea), bound as $1, $2, … in order. */
@@ -111,6 +132,13 @@ store_status store_pg_session_delete(store_pg *q, bool admin, const unsigned cha
                                      const char *missing, store_error *error);
 
 /* ---- Tables, hands, the ledger (store_pg_hands.c) ---- */
+
+bool store_pg_hands_init(store_pg *q);    /* the cache; false when out of memory */
+void store_pg_hands_forget(store_pg *q);  /* drops the cache and the unsent actions (a rollback) */
+void store_pg_hands_free(store_pg *q);
+/* Sends the actions accepted and not yet sent, in one statement; false with error filled. Every
+ * statement runs it first (store_pg_run), so that what it reads or writes follows them. */
+bool store_pg_flush_actions(store_pg *q, store_error *error);
 
 store_status store_pg_table_save(void *b, const store_in_table *in, int64_t *id, store_error *error);
 store_status store_pg_hand_begin(void *b, const store_in_hand_begin *in, int64_t *id, store_error *error);

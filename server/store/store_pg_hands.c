@@ -5,6 +5,13 @@
  * commits. The checks that SQLite's store makes before writing are made here too, before the
  * first write, so that a refused request leaves the batch's transaction going.
  *
+ * Actions. An action is checked against the open hands' cache (its hand open, its number the
+ * next) and kept; the batch's actions go to the database together, in one INSERT of arrays, before
+ * any other statement and before the commit (store_pg_run calls store_pg_flush_actions). The
+ * cache holds what this transaction knows of its open hands, read from the database on a miss,
+ * and is dropped with the unsent actions whenever a transaction is rolled back, so it never holds
+ * what the database does not.
+ *
  * The ledger is one chain for the whole house: its writer takes a transaction-level advisory lock
  * before reading the chain's end, so that two servers sharing the database never give two rows
  * the same id or previous hash. The lock is held to the commit, a few milliseconds a batch.
@@ -19,6 +26,8 @@
 #include "store_pg.h"
 
 #define PG_LEDGER_LOCK 0x6c656467 /* the ledger's advisory lock ("ledg") */
+#define HAND_CACHE_SLOTS 8192     /* a power of two */
+#define HAND_GONE (-1)
 
 /* ---- Seats ---- */
 
@@ -52,6 +61,171 @@ bool store_pg_parse_seats(const char *text, store_seat seats[STORE_SEATS])
     }
     json_decref(array);
     return ok;
+}
+
+/* ---- The open hands' cache ---- */
+
+bool store_pg_hands_init(store_pg *q)
+{
+    q->hands = calloc(HAND_CACHE_SLOTS, sizeof *q->hands);
+    q->hands_used = 0;
+    return q->hands != NULL;
+}
+
+static void drop_pending(store_pg *q)
+{
+    for (size_t i = 0; i < q->n_pending; i++)
+        free(q->pending[i].action);
+    q->n_pending = 0;
+}
+
+void store_pg_hands_forget(store_pg *q)
+{
+    drop_pending(q);
+    if (q->hands != NULL)
+        memset(q->hands, 0, HAND_CACHE_SLOTS * sizeof *q->hands);
+    q->hands_used = 0;
+}
+
+void store_pg_hands_free(store_pg *q)
+{
+    drop_pending(q);
+    free(q->pending);
+    q->pending = NULL;
+    q->cap_pending = 0;
+    free(q->hands);
+    q->hands = NULL;
+}
+
+typedef struct hand_state {
+    int64_t table_id;
+    int64_t last_seq;
+} hand_state;
+
+/* The slot of hand_id, or the first free one after it (open addressing, linear probing). */
+static pg_hand_slot *cache_slot(store_pg *q, int64_t hand_id)
+{
+    size_t i = (size_t)((uint64_t)hand_id * UINT64_C(0x9e3779b97f4a7c15) >> 51) & (HAND_CACHE_SLOTS - 1);
+    while (q->hands[i].hand_id != 0 && q->hands[i].hand_id != hand_id)
+        i = (i + 1) & (HAND_CACHE_SLOTS - 1);
+    return &q->hands[i];
+}
+
+static bool cache_get(store_pg *q, int64_t hand_id, hand_state *out)
+{
+    const pg_hand_slot *slot = cache_slot(q, hand_id);
+    if (slot->hand_id != hand_id)
+        return false;
+    *out = (hand_state){.table_id = slot->table_id, .last_seq = slot->last_seq};
+    return true;
+}
+
+static void cache_put(store_pg *q, int64_t hand_id, const hand_state *hs)
+{
+    pg_hand_slot *slot = cache_slot(q, hand_id);
+    if (slot->hand_id == 0) {
+        /* Slots are not reused after a hand ends: start afresh when half are taken. */
+        if (q->hands_used >= HAND_CACHE_SLOTS / 2) {
+            memset(q->hands, 0, HAND_CACHE_SLOTS * sizeof *q->hands);
+            q->hands_used = 0;
+            slot = cache_slot(q, hand_id);
+        }
+        q->hands_used++;
+    }
+    *slot = (pg_hand_slot){.hand_id = hand_id, .table_id = hs->table_id, .last_seq = hs->last_seq};
+}
+
+static void cache_forget(store_pg *q, int64_t hand_id)
+{
+    pg_hand_slot *slot = cache_slot(q, hand_id);
+    if (slot->hand_id == hand_id)
+        slot->hand_id = HAND_GONE;
+}
+
+/* ---- Actions sent together ---- */
+
+/* Appends text to the array literal being built in *buf as one quoted element. */
+static bool append_element(char **buf, size_t *len, size_t *cap, const char *text, bool first)
+{
+    size_t need = *len + 2 * strlen(text) + 4;
+    if (need > *cap) {
+        size_t grown_cap = *cap ? *cap : 1024;
+        while (grown_cap < need)
+            grown_cap *= 2;
+        char *grown = realloc(*buf, grown_cap);
+        if (grown == NULL)
+            return false;
+        *buf = grown;
+        *cap = grown_cap;
+    }
+    char *out = *buf + *len;
+    if (!first)
+        *out++ = ',';
+    *out++ = '"';
+    for (const char *c = text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            *out++ = '\\';
+        *out++ = *c;
+    }
+    *out++ = '"';
+    *out = '\0';
+    *len = (size_t)(out - *buf);
+    return true;
+}
+
+typedef struct array_text {
+    char *text;
+    size_t len, cap;
+} array_text;
+
+bool store_pg_flush_actions(store_pg *q, store_error *error)
+{
+    if (q->n_pending == 0)
+        return true;
+    array_text columns[5] = {{0}};
+    bool ok = true;
+    for (int c = 0; ok && c < 5; c++)
+        ok = append_element(&columns[c].text, &columns[c].len, &columns[c].cap, "", true);
+    for (int c = 0; c < 5 && ok; c++)
+        columns[c].text[0] = '{', columns[c].len = 1; /* "{" then the elements */
+    for (size_t i = 0; ok && i < q->n_pending; i++) {
+        const pg_action *a = &q->pending[i];
+        char numbers[4][24];
+        snprintf(numbers[0], sizeof numbers[0], "%" PRId64, a->hand_id);
+        snprintf(numbers[1], sizeof numbers[1], "%" PRId64, a->seq);
+        snprintf(numbers[2], sizeof numbers[2], "%d", a->seat);
+        snprintf(numbers[3], sizeof numbers[3], "%" PRId64, a->at);
+        const char *values[5] = {numbers[0], numbers[1], numbers[2], a->action, numbers[3]};
+        for (int c = 0; ok && c < 5; c++)
+            ok = append_element(&columns[c].text, &columns[c].len, &columns[c].cap, values[c], i == 0);
+    }
+    for (int c = 0; ok && c < 5; c++)
+        ok = append_element(&columns[c].text, &columns[c].len, &columns[c].cap, "", false);
+    pg_params p = {0};
+    for (int c = 0; ok && c < 5; c++) {
+        columns[c].text[columns[c].len - 3] = '}'; /* the closing element ,"" becomes } */
+        columns[c].text[columns[c].len - 2] = '\0';
+        pg_text(&p, columns[c].text);
+    }
+    long written = -1;
+    if (!ok) {
+        store_error_set(error, STORE_INTERNAL, "Out of memory recording actions.");
+    } else {
+        /* The rows are earlier requests' writes, not the current one's (store_pg.h, undo). */
+        const long writes = q->writes;
+        q->flushing = true;
+        written = store_pg_exec(q,
+                                "INSERT INTO hand_actions (hand_id, seq, seat, action, at) SELECT * FROM"
+                                " unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::bigint[])",
+                                &p, "recording actions", error);
+        q->flushing = false;
+        q->writes = writes;
+    }
+    for (int c = 0; c < 5; c++)
+        free(columns[c].text);
+    if (written >= 0)
+        drop_pending(q);
+    return written >= 0;
 }
 
 /* ---- Tables ---- */
@@ -181,17 +355,15 @@ store_status store_pg_hand_begin(void *b, const store_in_hand_begin *in, int64_t
         return error->status;
     *id = pg_get_int(r, 0, 0);
     PQclear(r);
+    cache_put(q, *id, &(hand_state){.table_id = in->table_id, .last_seq = 0});
     return STORE_OK;
 }
 
-typedef struct hand_state {
-    int64_t table_id;
-    int64_t last_seq;
-} hand_state;
-
-/* The open hand's table and last action number. */
+/* The open hand's table and last action number, from the cache or the database. */
 static store_status read_hand_state(store_pg *q, int64_t hand_id, hand_state *out, store_error *error)
 {
+    if (cache_get(q, hand_id, out))
+        return STORE_OK;
     pg_params p = {0};
     pg_int(&p, hand_id);
     PGresult *r = store_pg_run(q,
@@ -212,6 +384,7 @@ static store_status read_hand_state(store_pg *q, int64_t hand_id, hand_state *ou
         return store_error_set(error, STORE_NOT_FOUND, "There is no hand %" PRId64 ".", hand_id);
     if (!open)
         return store_error_set(error, STORE_INVALID, "Hand %" PRId64 " is over.", hand_id);
+    cache_put(q, hand_id, out);
     return STORE_OK;
 }
 
@@ -236,34 +409,40 @@ static store_status insert_action(store_pg *q, int64_t hand_id, const hand_state
     if (store_pg_exec(q, "INSERT INTO hand_actions (hand_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)", &p,
                       "recording an action", error) < 0)
         return error->status;
+    cache_put(q, hand_id, &(hand_state){.table_id = hs->table_id, .last_seq = seq});
     return STORE_OK;
 }
 
-/* An action is one statement when all is well: the insert checks itself that the hand is open
- * and that seq follows its last action, and writes nothing otherwise; only then do we read the
- * hand to say what was wrong. */
+/* An action is checked now and sent with the batch's others (store_pg_flush_actions). */
 store_status store_pg_action_append(void *b, const store_in_action *in, store_error *error)
 {
     store_pg *q = b;
-    pg_params p = {0};
-    pg_int(&p, in->hand_id);
-    pg_int(&p, in->seq);
-    pg_int(&p, in->seat);
-    pg_text(&p, in->action);
-    pg_int(&p, store_now_ms(&q->options));
-    long written = store_pg_exec(q,
-                                 "INSERT INTO hand_actions (hand_id, seq, seat, action, at)"
-                                 " SELECT $1, $2, $3, $4, $5 FROM hands WHERE id = $1 AND finished_at IS NULL"
-                                 " AND $2 = (SELECT coalesce(max(seq), 0) + 1 FROM hand_actions WHERE hand_id = $1)",
-                                 &p, "recording an action", error);
-    if (written < 0)
-        return error->status;
-    if (written == 1)
-        return STORE_OK;
     hand_state hs;
     if (read_hand_state(q, in->hand_id, &hs, error) != STORE_OK)
         return error->status;
-    return insert_action(q, in->hand_id, &hs, in->seq, in->seat, in->action, store_now_ms(&q->options), error);
+    if (in->seq <= hs.last_seq)
+        return store_error_set(error, STORE_CONFLICT, "Action %" PRId64 " of hand %" PRId64 " is already recorded.",
+                               in->seq, in->hand_id);
+    if (in->seq != hs.last_seq + 1)
+        return store_error_set(error, STORE_INVALID,
+                               "Action %" PRId64 " of hand %" PRId64 " would leave a gap: the last recorded is %" PRId64
+                               ".",
+                               in->seq, in->hand_id, hs.last_seq);
+    if (q->n_pending == q->cap_pending) {
+        size_t grown_cap = q->cap_pending ? q->cap_pending * 2 : 256;
+        pg_action *grown = realloc(q->pending, grown_cap * sizeof *grown);
+        if (grown == NULL)
+            return store_error_set(error, STORE_INTERNAL, "Out of memory recording an action.");
+        q->pending = grown;
+        q->cap_pending = grown_cap;
+    }
+    char *action = strdup(in->action);
+    if (action == NULL)
+        return store_error_set(error, STORE_INTERNAL, "Out of memory recording an action.");
+    q->pending[q->n_pending++] = (pg_action){.hand_id = in->hand_id, .seq = in->seq, .seat = in->seat,
+                                             .at = store_now_ms(&q->options), .action = action};
+    cache_put(q, in->hand_id, &(hand_state){.table_id = hs.table_id, .last_seq = in->seq});
+    return STORE_OK;
 }
 
 /* ---- The ledger ---- */
@@ -412,5 +591,6 @@ store_status store_pg_hand_finish(void *b, const store_in_hand_end *in, store_er
     if (store_pg_exec(q, "UPDATE game_tables SET game_state = $2, updated_at = $3 WHERE id = $1", &state,
                       "recording the table's game state", error) < 0)
         return error->status;
+    cache_forget(q, in->hand_id);
     return STORE_OK;
 }
