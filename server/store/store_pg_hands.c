@@ -447,27 +447,54 @@ store_status store_pg_action_append(void *b, const store_in_action *in, store_er
 
 /* ---- The ledger ---- */
 
-/* The players' balances before the new rows (each the balance of the player's last row, or 0),
- * checking that each player exists before anything is written. */
-static store_status player_balance(store_pg *q, int64_t player_id, int64_t *balance, store_error *error)
+/* The balance of each entry's player before its row (the balance of the player's last row, or 0;
+ * a player with two rows in one hand carries the first to the second), in one statement, checking
+ * that every player exists before anything is written. */
+static store_status entry_balances(store_pg *q, const store_ledger_entry *entries, size_t n, int64_t *balances,
+                                   store_error *error)
 {
+    char ids[STORE_ENTRIES_MAX * 24 + 4];
+    size_t used = 0;
+    ids[used++] = '{';
+    for (size_t i = 0; i < n; i++)
+        used += (size_t)snprintf(ids + used, sizeof ids - used, "%s%" PRId64, i ? "," : "", entries[i].player_id);
+    snprintf(ids + used, sizeof ids - used, "}");
     pg_params p = {0};
-    pg_int(&p, player_id);
+    pg_text(&p, ids);
     PGresult *r = store_pg_run(q,
-                               "SELECT EXISTS (SELECT 1 FROM players WHERE id = $1),"
-                               " (SELECT balance_after FROM ledger WHERE player_id = $1 ORDER BY id DESC LIMIT 1)",
-                               &p, "reading a balance", error);
+                               "SELECT e.id, EXISTS (SELECT 1 FROM players WHERE id = e.id),"
+                               " (SELECT balance_after FROM ledger WHERE player_id = e.id ORDER BY id DESC LIMIT 1)"
+                               " FROM unnest($1::bigint[]) WITH ORDINALITY AS e(id, n) ORDER BY e.n",
+                               &p, "reading balances", error);
     if (r == NULL)
         return error->status;
-    const bool exists = pg_get_int(r, 0, 0) != 0;
-    *balance = pg_get_int(r, 0, 1);
+    store_status status = STORE_OK;
+    for (size_t i = 0; i < n && status == STORE_OK; i++) {
+        const store_ledger_entry *e = &entries[i];
+        balances[i] = 0;
+        if (e->player_id == 0)
+            continue;
+        if (pg_get_int(r, (int)i, 1) == 0) {
+            status = store_error_set(error, STORE_INVALID,
+                                     "A ledger row names player %" PRId64 ", who does not exist.", e->player_id);
+            break;
+        }
+        int64_t before = pg_get_int(r, (int)i, 2);
+        for (size_t k = i; k-- > 0;)
+            if (entries[k].player_id == e->player_id) {
+                before = balances[k];
+                break;
+            }
+        if (__builtin_add_overflow(before, e->units, &balances[i]))
+            status = store_error_set(error, STORE_INVALID, "Player %" PRId64 "'s balance would overflow.",
+                                     e->player_id);
+    }
     PQclear(r);
-    if (!exists)
-        return store_error_set(error, STORE_INVALID, "A ledger row names player %" PRId64 ", who does not exist.",
-                               player_id);
-    return STORE_OK;
+    return status;
 }
 
+/* The chain's end, under the ledger's lock (taken first, in a statement of its own, so that the
+ * read that follows sees every row committed before the lock was granted). */
 static store_status ledger_tail(store_pg *q, int64_t *last_id, char prev_hash[STORE_HASH_HEX], store_error *error)
 {
     pg_params lock = {0};
@@ -488,57 +515,38 @@ static store_status ledger_tail(store_pg *q, int64_t *last_id, char prev_hash[ST
     return STORE_OK;
 }
 
-static store_status insert_ledger_row(store_pg *q, const store_ledger_row *row, const char *hash, store_error *error)
+/* A column of the rows as an array literal's element (NULL as the unquoted NULL). */
+static size_t put_element(char *out, size_t cap, size_t used, bool first, const char *text)
 {
-    pg_params p = {0};
-    pg_int(&p, row->id);
-    pg_int(&p, row->table_id);
-    pg_int(&p, row->hand_id);
-    pg_id_or_null(&p, row->is_bot ? 0 : row->player_id);
-    pg_int(&p, row->seat);
-    pg_int(&p, row->units);
-    pg_text(&p, row->reason);
-    if (row->is_bot)
-        pg_null(&p);
-    else
-        pg_int(&p, row->balance_after);
-    pg_int(&p, row->at_ms);
-    pg_text(&p, row->prev_hash);
-    pg_text(&p, hash);
-    if (store_pg_exec(q,
-                      "INSERT INTO ledger (id, table_id, hand_id, player_id, seat, units, reason, balance_after, at,"
-                      " prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                      &p, "writing the ledger", error) < 0)
-        return error->status;
-    return STORE_OK;
+    return used + (size_t)snprintf(out + used, cap - used, "%s%s", first ? "{" : ",", text ? text : "NULL");
 }
 
 store_status store_pg_append_ledger(store_pg *q, int64_t hand_id, int64_t table_id, const store_ledger_entry *entries,
                                     size_t n_entries, int64_t now, store_error *error)
 {
-    /* Every balance first: a row for an unknown player refuses the hand before any row is written.
-     * A player with two rows in one hand (two seats) carries the first row's balance to the next. */
+    if (n_entries == 0)
+        return STORE_OK;
+    if (n_entries > STORE_ENTRIES_MAX)
+        return store_error_set(error, STORE_INVALID, "A hand has at most %d ledger rows.", STORE_ENTRIES_MAX);
     int64_t balances[STORE_ENTRIES_MAX];
-    for (size_t i = 0; i < n_entries && i < STORE_ENTRIES_MAX; i++) {
-        const store_ledger_entry *e = &entries[i];
-        balances[i] = 0;
-        if (e->player_id == 0)
-            continue;
-        int64_t before = 0;
-        size_t k = i;
-        while (k-- > 0 && entries[k].player_id != e->player_id)
-            ;
-        if (k < i)
-            before = balances[k];
-        else if (player_balance(q, e->player_id, &before, error) != STORE_OK)
-            return error->status;
-        if (__builtin_add_overflow(before, e->units, &balances[i]))
-            return store_error_set(error, STORE_INVALID, "Player %" PRId64 "'s balance would overflow.", e->player_id);
-    }
+    if (entry_balances(q, entries, n_entries, balances, error) != STORE_OK)
+        return error->status;
     int64_t last_id = 0;
     char prev[STORE_HASH_HEX];
     if (ledger_tail(q, &last_id, prev, error) != STORE_OK)
         return error->status;
+    /* The rows as arrays, one a column; reasons are clean short texts (store_text_is_clean),
+     * quoted with their quotes and backslashes escaped. */
+    enum { COLUMNS = 8, CAP = STORE_ENTRIES_MAX * (2 * STORE_SHORT_TEXT + 4) + 8 };
+    static const size_t caps[COLUMNS] = {CAP, CAP, CAP, CAP, CAP, CAP, CAP, CAP};
+    char *text[COLUMNS];
+    size_t used[COLUMNS] = {0};
+    for (int c = 0; c < COLUMNS; c++)
+        if ((text[c] = malloc(caps[c])) == NULL) {
+            while (c-- > 0)
+                free(text[c]);
+            return store_error_set(error, STORE_INTERNAL, "Out of memory writing the ledger.");
+        }
     for (size_t i = 0; i < n_entries; i++) {
         const store_ledger_entry *e = &entries[i];
         store_ledger_row row = {
@@ -554,13 +562,46 @@ store_status store_pg_append_ledger(store_pg *q, int64_t hand_id, int64_t table_
             .at_ms = now,
             .prev_hash = prev,
         };
-        char hash[STORE_HASH_HEX];
+        char hash[STORE_HASH_HEX], n[5][24], reason[2 * STORE_SHORT_TEXT + 3];
         store_ledger_hash(&row, q->ledger_key, hash);
-        if (insert_ledger_row(q, &row, hash, error) != STORE_OK)
-            return error->status;
+        snprintf(n[0], sizeof n[0], "%" PRId64, row.id);
+        snprintf(n[1], sizeof n[1], "%" PRId64, row.player_id);
+        snprintf(n[2], sizeof n[2], "%d", row.seat);
+        snprintf(n[3], sizeof n[3], "%" PRId64, row.units);
+        snprintf(n[4], sizeof n[4], "%" PRId64, row.balance_after);
+        size_t r = 0;
+        reason[r++] = '"';
+        for (const char *c = e->reason; *c && r < sizeof reason - 3; c++) {
+            if (*c == '"' || *c == '\\')
+                reason[r++] = '\\';
+            reason[r++] = *c;
+        }
+        reason[r++] = '"';
+        reason[r] = '\0';
+        const char *values[COLUMNS] = {n[0], row.is_bot ? NULL : n[1], n[2], n[3], reason,
+                                       row.is_bot ? NULL : n[4], prev, hash};
+        for (int c = 0; c < COLUMNS; c++)
+            used[c] = put_element(text[c], caps[c], used[c], i == 0, values[c]);
         memcpy(prev, hash, sizeof prev);
     }
-    return STORE_OK;
+    pg_params p = {0};
+    for (int c = 0; c < COLUMNS; c++) {
+        snprintf(text[c] + used[c], caps[c] - used[c], "}");
+        pg_text(&p, text[c]);
+    }
+    pg_int(&p, table_id);
+    pg_int(&p, hand_id);
+    pg_int(&p, now);
+    long written = store_pg_exec(q,
+                                 "INSERT INTO ledger (id, table_id, hand_id, player_id, seat, units, reason,"
+                                 " balance_after, at, prev_hash, hash) SELECT id, $9, $10, player_id, seat, units,"
+                                 " reason, balance_after, $11, prev_hash, hash FROM unnest($1::bigint[], $2::bigint[],"
+                                 " $3::integer[], $4::bigint[], $5::text[], $6::bigint[], $7::text[], $8::text[])"
+                                 " AS r(id, player_id, seat, units, reason, balance_after, prev_hash, hash)",
+                                 &p, "writing the ledger", error);
+    for (int c = 0; c < COLUMNS; c++)
+        free(text[c]);
+    return written < 0 ? error->status : STORE_OK;
 }
 
 /* ---- A hand's end ---- */
