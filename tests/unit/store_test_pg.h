@@ -77,6 +77,18 @@ static inline long long pg_test_int(const char *uri, const char *sql)
     return strtoll(text, NULL, 10);
 }
 
+/* Runs sql expecting PostgreSQL to refuse it: its message into out (the test fails if it ran). */
+static inline void pg_test_refused(const char *uri, const char *sql, char *out, size_t cap)
+{
+    PGconn *c = pg_test_connect(uri);
+    PGresult *r = PQexec(c, sql);
+    const bool refused = PQresultStatus(r) == PGRES_FATAL_ERROR;
+    snprintf(out, cap, "%s", PQerrorMessage(c));
+    PQclear(r);
+    PQfinish(c);
+    ck_assert_msg(refused, "%s ran", sql);
+}
+
 /* A new empty database for one test: its name into name, its URI into uri. */
 static inline void pg_test_create(char *name, size_t name_cap, char *uri, size_t uri_cap)
 {
