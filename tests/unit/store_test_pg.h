@@ -34,7 +34,7 @@ static inline PGconn *pg_test_connect(const char *uri)
 {
     PGconn *c = PQconnectdb(uri);
     ck_assert_msg(PQstatus(c) == CONNECTION_OK, "connecting to %s: %s", uri, PQerrorMessage(c));
-    PQexec(c, "SET client_min_messages = warning");
+    PQclear(PQexec(c, "SET client_min_messages = warning"));
     return c;
 }
 
