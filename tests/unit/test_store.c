@@ -3703,6 +3703,41 @@ START_TEST(test_the_audit_log_refuses_updates_and_deletes)
 }
 END_TEST
 
+/* Texts a client can put in an action, and a reason with the characters that quote, escape or
+ * separate in SQL and in PostgreSQL's array literals, come back byte for byte and hash alike. */
+START_TEST(test_actions_and_reasons_with_quotes_backslashes_and_braces_come_back_exactly)
+{
+    int64_t a = guest("O'Brien \"Bob\" \\ {x}");
+    int64_t hand = new_hand(new_table("QUOT"), 1);
+    const char *nasty[] = {"\"", "\\", "{\"a\",\"b\"}", "NULL", "a,b", "'); DROP TABLE ledger; --", "\u4e00\n\t"};
+    const size_t n = sizeof nasty / sizeof nasty[0];
+    for (size_t i = 0; i < n; i++) {
+        json_t *action = json_pack("{s:s, s:[s]}", "say", nasty[i], "list", nasty[(i + 1) % n]);
+        answer done = {0};
+        ck_assert(store_action_append(st, hand, (int64_t)i + 1, (int)(i % 4), action, on_done, &done));
+        json_decref(action);
+        wait_for(&done);
+        expect_ok(&done);
+    }
+    const char *reason = "pay \"x\" \\ {a,b} NULL";
+    const store_ledger_entry rows[] = {entry(a, 0, 3, reason), entry(0, 1, -3, reason)};
+    store_recovery *r = recover();
+    ck_assert_ptr_nonnull(r->tables[0].hand);
+    ck_assert_uint_eq(r->tables[0].hand->n_actions, n);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *got = r->tables[0].hand->actions[i].action;
+        ck_assert_str_eq(json_string_value(json_object_get(got, "say")), nasty[i]);
+        ck_assert_str_eq(json_string_value(json_array_get(json_object_get(got, "list"), 0)), nasty[(i + 1) % n]);
+    }
+    store_recovery_free(r);
+    ok(finish(hand, (int64_t)n + 1, rows, 2, 0, 1));
+    ck_assert_str_eq(stored_row(1).reason, reason);
+    ck_assert_str_eq(stored_row(2).reason, reason);
+    ck_assert_str_eq(stored_nickname(a), "O'Brien \"Bob\" \\ {x}");
+    ck_assert(verify().check.ok);
+}
+END_TEST
+
 /* ---- PostgreSQL only ---- */
 
 START_TEST(test_pg_the_ledger_refuses_updates_deletes_and_truncation)
@@ -3868,7 +3903,8 @@ int main(void)
           test_recovery_gives_seat_nicknames_and_each_seats_running_score,
           test_recovery_gives_each_seat_its_holders_own_score_not_the_seats_past,
           test_a_players_tables_are_those_they_played_at_closed_too_newest_first,
-          test_a_game_state_that_is_not_a_json_object_is_refused}},
+          test_a_game_state_that_is_not_a_json_object_is_refused,
+          test_actions_and_reasons_with_quotes_backslashes_and_braces_come_back_exactly}},
         {"history",
          BOTH,
          {test_a_tables_history_pages_newest_first_without_unfinished_hands,
