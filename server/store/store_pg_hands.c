@@ -144,50 +144,50 @@ static void cache_forget(store_pg *q, int64_t hand_id)
 
 /* ---- Actions sent together ---- */
 
-/* Appends text to the array literal being built in *buf as one quoted element. */
-static bool append_element(char **buf, size_t *len, size_t *cap, const char *text, bool first)
+/* An array literal being built: "{" then quoted elements separated by commas, then "}". */
+typedef struct array_text {
+    char *text;
+    size_t len, cap;
+    bool ok;       /* false once out of memory */
+} array_text;
+
+static void array_put(array_text *a, const char *value, bool first)
 {
-    size_t need = *len + 2 * strlen(text) + 4;
-    if (need > *cap) {
-        size_t grown_cap = *cap ? *cap : 1024;
+    const size_t need = a->len + 2 * strlen(value) + 5; /* worst case: every byte escaped, ,"…"} and NUL */
+    if (a->ok && need > a->cap) {
+        size_t grown_cap = a->cap ? a->cap : 1024;
         while (grown_cap < need)
             grown_cap *= 2;
-        char *grown = realloc(*buf, grown_cap);
+        char *grown = realloc(a->text, grown_cap);
         if (grown == NULL)
-            return false;
-        *buf = grown;
-        *cap = grown_cap;
+            a->ok = false;
+        else
+            a->text = grown, a->cap = grown_cap;
     }
-    char *out = *buf + *len;
-    if (!first)
-        *out++ = ',';
+    if (!a->ok)
+        return;
+    char *out = a->text + a->len;
+    *out++ = first ? '{' : ',';
     *out++ = '"';
-    for (const char *c = text; *c; c++) {
-        if (*c == '"' || *c == '\\')
+    for (const char *c = value; *c; c++) {
+        if (*c == '"' || *c == '\\') /* the only characters a quoted element escapes */
             *out++ = '\\';
         *out++ = *c;
     }
     *out++ = '"';
-    *out = '\0';
-    *len = (size_t)(out - *buf);
-    return true;
+    a->len = (size_t)(out - a->text);
+    memcpy(out, "}", 2); /* closed after each element: the text is always a whole literal */
 }
-
-typedef struct array_text {
-    char *text;
-    size_t len, cap;
-} array_text;
 
 bool store_pg_flush_actions(store_pg *q, store_error *error)
 {
     if (q->n_pending == 0)
         return true;
-    array_text columns[5] = {{0}};
+    enum { COLUMNS = 5 };
+    array_text columns[COLUMNS];
+    for (int c = 0; c < COLUMNS; c++)
+        columns[c] = (array_text){.ok = true};
     bool ok = true;
-    for (int c = 0; ok && c < 5; c++)
-        ok = append_element(&columns[c].text, &columns[c].len, &columns[c].cap, "", true);
-    for (int c = 0; c < 5 && ok; c++)
-        columns[c].text[0] = '{', columns[c].len = 1; /* "{" then the elements */
     for (size_t i = 0; ok && i < q->n_pending; i++) {
         const pg_action *a = &q->pending[i];
         char numbers[4][24];
@@ -195,18 +195,15 @@ bool store_pg_flush_actions(store_pg *q, store_error *error)
         snprintf(numbers[1], sizeof numbers[1], "%" PRId64, a->seq);
         snprintf(numbers[2], sizeof numbers[2], "%d", a->seat);
         snprintf(numbers[3], sizeof numbers[3], "%" PRId64, a->at);
-        const char *values[5] = {numbers[0], numbers[1], numbers[2], a->action, numbers[3]};
-        for (int c = 0; ok && c < 5; c++)
-            ok = append_element(&columns[c].text, &columns[c].len, &columns[c].cap, values[c], i == 0);
+        const char *values[COLUMNS] = {numbers[0], numbers[1], numbers[2], a->action, numbers[3]};
+        for (int c = 0; c < COLUMNS; c++) {
+            array_put(&columns[c], values[c], i == 0);
+            ok = ok && columns[c].ok;
+        }
     }
-    for (int c = 0; ok && c < 5; c++)
-        ok = append_element(&columns[c].text, &columns[c].len, &columns[c].cap, "", false);
     pg_params p = {0};
-    for (int c = 0; ok && c < 5; c++) {
-        columns[c].text[columns[c].len - 3] = '}'; /* the closing element ,"" becomes } */
-        columns[c].text[columns[c].len - 2] = '\0';
+    for (int c = 0; ok && c < COLUMNS; c++)
         pg_text(&p, columns[c].text);
-    }
     long written = -1;
     if (!ok) {
         store_error_set(error, STORE_INTERNAL, "Out of memory recording actions.");
@@ -221,7 +218,7 @@ bool store_pg_flush_actions(store_pg *q, store_error *error)
         q->flushing = false;
         q->writes = writes;
     }
-    for (int c = 0; c < 5; c++)
+    for (int c = 0; c < COLUMNS; c++)
         free(columns[c].text);
     if (written >= 0)
         drop_pending(q);
