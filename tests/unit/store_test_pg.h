@@ -8,6 +8,7 @@
 #define STORE_TEST_PG_H
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
