@@ -3823,6 +3823,8 @@ END_TEST
 
 START_TEST(test_pg_a_database_of_a_newer_schema_is_refused_untouched)
 {
+    ck_assert_int_eq(on_disk("SELECT version FROM teahouse_schema"), 1); /* migrations/pg/0001 */
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM teahouse_schema"), 1);
     close_store();
     on_disk_exec("UPDATE teahouse_schema SET version = 99");
     store_options o = test_options();
