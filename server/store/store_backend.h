@@ -6,8 +6,9 @@
  * every input (store_validate.c) and copy it into a typed request; the queue of requests made in
  * one turn of the loop and the group commit that runs them (store_core.c); the store thread that
  * a blocking backend runs on (store_thread.c); and password hashing on libuv's thread pool
- * (store_password.c). A backend (SQLite: store_sqlite*.c; PostgreSQL: store_pg*.c; memory: store_memory.c) is a
- * store_backend_ops: one function per kind of request, taking that kind's input, plus begin,
+ * (store_password.c). A backend (SQLite: store_sqlite*.c; PostgreSQL: store_pg*.c; memory:
+ * store_memory.c) is a store_backend_ops: one function per kind of request, taking that kind's
+ * input, plus begin,
  * commit and rollback.
  *
  * Inputs reach a backend already checked and copied: texts within their limits, JSON as compact
