@@ -8,8 +8,7 @@
  * a blocking backend runs on (store_thread.c); and password hashing on libuv's thread pool
  * (store_password.c). A backend (SQLite: store_sqlite*.c; PostgreSQL: store_pg*.c; memory:
  * store_memory.c) is a store_backend_ops: one function per kind of request, taking that kind's
- * input, plus begin,
- * commit and rollback.
+ * input, plus begin, commit and rollback.
  *
  * Inputs reach a backend already checked and copied: texts within their limits, JSON as compact
  * text (game states with sorted keys), so a backend never parses what it writes nor shares a
