@@ -146,11 +146,6 @@ store_status store_pg_conn_fail(store_pg *q, PGconn *conn, const char *doing, st
     return store_error_set(error, STORE_IO, "PostgreSQL %s, %s: %s", q->shown, doing, message);
 }
 
-const char *store_pg_last_state(const store_pg *q)
-{
-    return q->last_state;
-}
-
 /* The name of sql's prepared statement, preparing it first if need be; NULL to run it unprepared
  * (the connection's table of them is full, or preparing failed: then running it says why). */
 static const char *prepared_name(store_pg *q, const char *sql, const pg_params *p, char name[16])
@@ -175,7 +170,6 @@ static const char *prepared_name(store_pg *q, const char *sql, const pg_params *
 static PGresult *run(store_pg *q, const char *sql, const pg_params *p, bool prepare, const char *doing,
                      store_error *error)
 {
-    q->last_state[0] = '\0';
     if (q->conn == NULL || q->lost) {
         store_error_set(error, STORE_IO, "PostgreSQL %s, %s: the connection is closed.", q->shown, doing);
         return NULL;
@@ -196,7 +190,6 @@ static PGresult *run(store_pg *q, const char *sql, const pg_params *p, bool prep
         return r;
     }
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-    snprintf(q->last_state, sizeof q->last_state, "%s", state ? state : "");
     char message[256];
     trimmed(message, sizeof message, r ? PQresultErrorMessage(r) : PQerrorMessage(q->conn));
     if (PQstatus(q->conn) != CONNECTION_OK)

@@ -65,7 +65,6 @@ typedef struct store_pg {
     bool lost;                         /* the connection broke inside the transaction */
     long writes;                       /* statements that changed rows, this transaction */
     long writes_mark;                  /* writes before the current request */
-    char last_state[6];                /* the SQLSTATE of the last failed statement */
     const char *prepared[PG_PREPARED_MAX]; /* the texts prepared on this connection, named "s<index>" */
     int n_prepared;
     pg_action *pending;                /* actions accepted this transaction, sent as one statement */
@@ -104,9 +103,6 @@ PGresult *store_pg_run_once(store_pg *q, const char *sql, const pg_params *p, co
 
 /* As store_pg_run for a statement whose rows are not needed: its count of rows changed, or -1. */
 long store_pg_exec(store_pg *q, const char *sql, const pg_params *p, const char *doing, store_error *error);
-
-/* The SQLSTATE of the last failure of store_pg_run ("" when none). */
-const char *store_pg_last_state(const store_pg *q);
 
 int64_t pg_get_int(const PGresult *r, int row, int column);     /* NULL reads as 0 */
 bool pg_is_null(const PGresult *r, int row, int column);
