@@ -310,33 +310,36 @@ store_status store_pg_table_save(void *b, const store_in_table *in, int64_t *id,
 
 /* ---- Hands and actions ---- */
 
-store_status store_pg_hand_begin(void *b, const store_in_hand_begin *in, int64_t *id, store_error *error)
+/* Why a hand could not start: the table is unknown, has an unfinished hand, or has that number. */
+static store_status why_no_hand(store_pg *q, const store_in_hand_begin *in, store_error *error)
 {
-    store_pg *q = b;
     pg_params p = {0};
     pg_int(&p, in->table_id);
-    pg_int(&p, in->number);
     PGresult *r = store_pg_run(q,
                                "SELECT EXISTS (SELECT 1 FROM game_tables WHERE id = $1),"
-                               " (SELECT number FROM hands WHERE table_id = $1 AND finished_at IS NULL LIMIT 1),"
-                               " EXISTS (SELECT 1 FROM hands WHERE table_id = $1 AND number = $2)",
+                               " (SELECT number FROM hands WHERE table_id = $1 AND finished_at IS NULL LIMIT 1)",
                                &p, "starting a hand", error);
     if (r == NULL)
         return error->status;
     const bool table_exists = pg_get_int(r, 0, 0) != 0;
     const bool hand_open = !pg_is_null(r, 0, 1);
     const int64_t open_number = pg_get_int(r, 0, 1);
-    const bool number_used = pg_get_int(r, 0, 2) != 0;
     PQclear(r);
-    /* The table exists, and has no unfinished hand (so that recovery knows which to resume). */
     if (!table_exists)
         return store_error_set(error, STORE_NOT_FOUND, "There is no table %" PRId64 ".", in->table_id);
     if (hand_open)
         return store_error_set(error, STORE_CONFLICT, "Table %" PRId64 " has not finished its hand %" PRId64 ".",
                                in->table_id, open_number);
-    if (number_used)
-        return store_error_set(error, STORE_CONFLICT, "Table %" PRId64 " already has a hand %" PRId64 ".",
-                               in->table_id, in->number);
+    return store_error_set(error, STORE_CONFLICT, "Table %" PRId64 " already has a hand %" PRId64 ".", in->table_id,
+                           in->number);
+}
+
+/* One statement when all is well: the insert checks itself that the table exists, has no
+ * unfinished hand (so that recovery knows which to resume) and has no hand of that number, and
+ * writes nothing otherwise; only then do we read why. */
+store_status store_pg_hand_begin(void *b, const store_in_hand_begin *in, int64_t *id, store_error *error)
+{
+    store_pg *q = b;
     pg_params v = {0};
     pg_int(&v, in->table_id);
     pg_int(&v, in->number);
@@ -344,14 +347,20 @@ store_status store_pg_hand_begin(void *b, const store_in_hand_begin *in, int64_t
     pg_text(&v, in->deal);
     pg_text(&v, in->game_state);
     pg_int(&v, store_now_ms(&q->options));
-    r = store_pg_run(q,
-                     "INSERT INTO hands (table_id, number, seed, deal, game_state, started_at)"
-                     " VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                     &v, "starting a hand", error);
+    PGresult *r = store_pg_run(q,
+                               "INSERT INTO hands (table_id, number, seed, deal, game_state, started_at)"
+                               " SELECT $1::bigint, $2::bigint, $3::bigint, $4::text, $5::text, $6::bigint"
+                               " WHERE EXISTS (SELECT 1 FROM game_tables WHERE id = $1)"
+                               " AND NOT EXISTS (SELECT 1 FROM hands WHERE table_id = $1 AND finished_at IS NULL)"
+                               " AND NOT EXISTS (SELECT 1 FROM hands WHERE table_id = $1 AND number = $2) RETURNING id",
+                               &v, "starting a hand", error);
     if (r == NULL)
         return error->status;
-    *id = pg_get_int(r, 0, 0);
+    const bool started = PQntuples(r) == 1;
+    *id = started ? pg_get_int(r, 0, 0) : 0;
     PQclear(r);
+    if (!started)
+        return why_no_hand(q, in, error);
     cache_put(q, *id, &(hand_state){.table_id = in->table_id, .last_seq = 0});
     return STORE_OK;
 }
@@ -613,21 +622,20 @@ store_status store_pg_hand_finish(void *b, const store_in_hand_end *in, store_er
     if (in->last_seq > 0 &&
         insert_action(q, in->hand_id, &hs, in->last_seq, in->last_seat, in->last_action, now, error) != STORE_OK)
         return error->status;
+    /* The result and the table's next game state in one statement. */
     pg_params result = {0};
     pg_int(&result, in->hand_id);
     pg_text(&result, in->result);
     pg_int(&result, now);
-    if (store_pg_exec(q, "UPDATE hands SET result = $2, finished_at = $3 WHERE id = $1 AND finished_at IS NULL",
+    pg_int(&result, hs.table_id);
+    pg_text(&result, in->next_game_state);
+    if (store_pg_exec(q,
+                      "WITH finished AS (UPDATE hands SET result = $2, finished_at = $3 WHERE id = $1"
+                      " AND finished_at IS NULL RETURNING id)"
+                      " UPDATE game_tables SET game_state = $5, updated_at = $3 WHERE id = $4",
                       &result, "recording a hand's result", error) < 0)
         return error->status;
     if (store_pg_append_ledger(q, in->hand_id, hs.table_id, in->entries, in->n_entries, now, error) != STORE_OK)
-        return error->status;
-    pg_params state = {0};
-    pg_int(&state, hs.table_id);
-    pg_text(&state, in->next_game_state);
-    pg_int(&state, now);
-    if (store_pg_exec(q, "UPDATE game_tables SET game_state = $2, updated_at = $3 WHERE id = $1", &state,
-                      "recording the table's game state", error) < 0)
         return error->status;
     cache_forget(q, in->hand_id);
     return STORE_OK;
