@@ -3,9 +3,12 @@
 # Usage: deps.sh build|test
 set -euo pipefail
 
+# libpq-dev: the PostgreSQL store backend (--db postgresql://…) is always built.
 build_packages=(build-essential pkg-config meson ninja-build libuv1-dev libwebsockets-dev libjansson-dev
-                libsqlite3-dev libsodium-dev libicu-dev check)
-test_packages=(fonts-liberation fonts-wqy-microhei)  # fonts so the browser shows Latin and Chinese text
+                libsqlite3-dev libsodium-dev libicu-dev libpq-dev check)
+# fonts so the browser shows Latin and Chinese text; postgresql: the server programs (initdb,
+# pg_ctl) the store's tests start a throwaway cluster with (tests/pg/with_cluster.sh).
+test_packages=(fonts-liberation fonts-wqy-microhei postgresql)
 
 packages=("${build_packages[@]}")
 if [ "${1:-build}" = test ]; then

@@ -46,7 +46,9 @@ static const flag_spec flags[] = {
      ":: (IPv6 too) lets other machines in"},
     {"web-root", 0, FLAG_STRING, offsetof(config, web_root), 0, 0, "DIR",
      "directory of the static web client"},
-    {"db", 0, FLAG_STRING, offsetof(config, db_path), 0, 0, "FILE", "SQLite database file (created if missing)"},
+    {"db", 0, FLAG_STRING, offsetof(config, db_path), 0, 0, "FILE|URI",
+     "SQLite database file (created if missing), or a PostgreSQL database: postgresql://user@host/db or"
+     " postgresql:///db?host=/socket/dir (needs --ledger-key)"},
     {"db-max-pages", 0, FLAG_INT, offsetof(config, db_max_pages), 0, 2000000000, "N",
      "the database may not grow beyond N pages of 4 KiB (0 = no limit); when full, tables pause"},
     {"ledger-key", 0, FLAG_STRING, offsetof(config, ledger_key_path), 0, 0, "FILE",

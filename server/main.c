@@ -252,8 +252,10 @@ static int serve(const config *cfg)
     lobby_cfg.max_tables = cfg->max_tables;
     lobby_cfg.new_guests_per_minute = cfg->new_guests_per_minute;
 
-    int lock_fd = lock_database(cfg->db_path);
-    if (lock_fd < 0) {
+    /* On PostgreSQL the store holds the database's lock itself (store_pg.c): no file to lock. */
+    const bool postgresql = !strncmp(cfg->db_path, "postgresql://", 13) || !strncmp(cfg->db_path, "postgres://", 11);
+    int lock_fd = postgresql ? -1 : lock_database(cfg->db_path);
+    if (!postgresql && lock_fd < 0) {
         close_loop(&a);
         return 1;
     }
@@ -332,7 +334,8 @@ static int serve(const config *cfg)
     store_close(a.store);
     a.store = NULL;
     int rc = close_loop(&a);
-    close(lock_fd); /* after the store has closed the database */
+    if (lock_fd >= 0)
+        close(lock_fd); /* after the store has closed the database */
     log_info("stopped");
     return rc == 0 ? 0 : 1;
 }

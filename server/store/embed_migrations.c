@@ -3,7 +3,10 @@
  * migrate_builtin() (migrate.h), so the server carries its schema inside the binary and does
  * not depend on its working directory. Meson builds and runs it (python is not assumed).
  *
- *   embed_migrations OUTPUT.c MIGRATIONS_DIR FILE.sql...
+ *   embed_migrations [--function=NAME] OUTPUT.c MIGRATIONS_DIR FILE.sql...
+ *
+ * NAME is the function defined, migrate_builtin unless given (the PostgreSQL steps of
+ * migrations/pg/ are migrate_builtin_pg).
  *
  * Fails the build when a file name is not NNNN_name.sql, when the numbers do not run 1, 2, 3, …
  * without a gap, or when MIGRATIONS_DIR holds a .sql file that was not given (not listed in
@@ -105,7 +108,7 @@ static bool all_files_listed(const char *dir, const step_file *steps, int count)
     return ok;
 }
 
-static bool write_output(const char *path, const step_file *steps, int count)
+static bool write_output(const char *path, const char *function, const step_file *steps, int count)
 {
     FILE *out = fopen(path, "w");
     if (out == NULL) {
@@ -121,7 +124,8 @@ static bool write_output(const char *path, const step_file *steps, int count)
     for (int i = 0; i < count; i++)
         fprintf(out, "    {%d, \"%s\", (const char *)step_%04d},\n", steps[i].version, steps[i].name, steps[i].version);
     fprintf(out, "};\n\n");
-    fprintf(out, "const migrate_step *migrate_builtin(size_t *count)\n{\n");
+    fprintf(out, "const migrate_step *%s(size_t *count);\n\n", function);
+    fprintf(out, "const migrate_step *%s(size_t *count)\n{\n", function);
     fprintf(out, "    *count = sizeof steps / sizeof steps[0];\n    return steps;\n}\n");
     ok = !ferror(out) && ok;
     if (fclose(out) != 0)
@@ -133,8 +137,14 @@ static bool write_output(const char *path, const step_file *steps, int count)
 
 int main(int argc, char **argv)
 {
+    const char *function = "migrate_builtin";
+    if (argc > 1 && strncmp(argv[1], "--function=", 11) == 0) {
+        function = argv[1] + 11;
+        argc--;
+        argv++;
+    }
     if (argc < 4 || argc - 3 > MAX_STEPS) {
-        fprintf(stderr, "usage: embed_migrations OUTPUT.c MIGRATIONS_DIR FILE.sql...\n");
+        fprintf(stderr, "usage: embed_migrations [--function=NAME] OUTPUT.c MIGRATIONS_DIR FILE.sql...\n");
         return 2;
     }
     int count = argc - 3;
@@ -158,7 +168,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    bool ok = all_files_listed(argv[2], steps, count) && write_output(argv[1], steps, count);
+    bool ok = all_files_listed(argv[2], steps, count) && write_output(argv[1], function, steps, count);
     free(steps);
     return ok ? 0 : 1;
 }

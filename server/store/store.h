@@ -7,8 +7,10 @@
  * speak to it only through this header: no SQL crosses it, so another backend (PostgreSQL for
  * several nodes, DESIGN.md: Scale) can implement the same functions without touching them.
  *
- * Backends. store_open opens the SQLite backend (one file, WAL); store_memory_open
- * (store_memory.h) keeps everything in memory for tests. Both answer every request below alike.
+ * Backends. store_open opens the SQLite backend (one file, WAL), or the PostgreSQL one when its
+ * path is a postgresql:// URI (store_pg.h; the options must name the ledger's key file);
+ * store_memory_open (store_memory.h) keeps everything in memory for tests. All answer every
+ * request below alike.
  *
  * Threads. The SQLite store owns its database connection on a thread of its own; the loop never
  * waits on disk (the in-memory store does everything on the loop thread). Every request below is

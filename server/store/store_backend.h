@@ -6,9 +6,9 @@
  * every input (store_validate.c) and copy it into a typed request; the queue of requests made in
  * one turn of the loop and the group commit that runs them (store_core.c); the store thread that
  * a blocking backend runs on (store_thread.c); and password hashing on libuv's thread pool
- * (store_password.c). A backend (SQLite: store_sqlite*.c; memory: store_memory.c) is a
- * store_backend_ops: one function per kind of request, taking that kind's input, plus begin,
- * commit and rollback.
+ * (store_password.c). A backend (SQLite: store_sqlite*.c; PostgreSQL: store_pg*.c; memory:
+ * store_memory.c) is a store_backend_ops: one function per kind of request, taking that kind's
+ * input, plus begin, commit and rollback.
  *
  * Inputs reach a backend already checked and copied: texts within their limits, JSON as compact
  * text (game states with sorted keys), so a backend never parses what it writes nor shares a
@@ -21,7 +21,7 @@
  * without it), or the whole transaction was lost (the requests before it fail with its error).
  *
  * Runners. Who calls the backend, and on which thread, is a store_runner: the store thread
- * (store_thread.c) for a backend that blocks (SQLite, one day PostgreSQL), which then calls
+ * (store_thread.c) for a backend that blocks (SQLite, PostgreSQL), which then calls
  * verify_ledger on libuv's thread pool; or the loop thread itself (the in-memory store, which
  * also decides when answers come, for tests).
  */

@@ -14,6 +14,7 @@
 #include "migrate.h"
 #include "names.h"
 #include "store_db.h"
+#include "store_pg.h"
 #include "store_ledger.h"
 #include "store_sqlite_error.h"
 
@@ -245,6 +246,8 @@ sqlite3 *store_db_open_readonly(const char *path, const store_options *o, store_
 
 bool store_admin_set(const char *path, const char *name, bool is_admin, store_error *error)
 {
+    if (store_pg_is_uri(path))
+        return store_pg_admin_set(path, name, is_admin, error);
     error->status = STORE_OK;
     error->message[0] = '\0';
     if (!store_text_is_clean(name, STORE_NAME_MAX)) {

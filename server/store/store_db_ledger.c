@@ -21,6 +21,7 @@
 #include "store_db.h"
 #include "store_key.h"
 #include "store_ledger.h"
+#include "store_pg.h"
 #include "store_sqlite_error.h"
 
 /* ---- The key record ---- */
@@ -388,6 +389,8 @@ bool store_ledger_verify_path(const char *path, const char *key_path, store_ledg
         store_error_set(error, STORE_INTERNAL, "libsodium could not start.");
         return false;
     }
+    if (store_pg_is_uri(path))
+        return store_pg_verify_path(path, key_path, check, error);
     char key_file[4096];
     if (!store_key_path(key_path, path, key_file, sizeof key_file, error))
         return false;

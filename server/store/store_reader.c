@@ -27,6 +27,12 @@ struct store_reader {
 
 store_reader *store_reader_open(const char *path, const char *key_path, store_error *error)
 {
+    if (!strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11)) {
+        store_error_set(error, STORE_INVALID,
+                        "The admins' reads of players, tables and the integrity replay run on SQLite only for now;"
+                        " on PostgreSQL use psql, and `teahouse admin verify` for the ledger's chain.");
+        return NULL;
+    }
     store_reader *r = calloc(1, sizeof *r);
     if (r == NULL || (r->path = strdup(path)) == NULL) {
         free(r);

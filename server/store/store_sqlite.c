@@ -24,6 +24,7 @@
 #include "store_db.h"
 #include "store_key.h"
 #include "store_profile.h"
+#include "store_pg.h"
 #include "store_sqlite.h"
 #include "store_sqlite_error.h"
 
@@ -410,6 +411,8 @@ store *store_open(uv_loop_t *loop, const char *path, const store_options *option
         store_error_set(error, STORE_INTERNAL, "libsodium could not start.");
         return NULL;
     }
+    if (store_pg_is_uri(path))
+        return store_pg_open(loop, path, &o, error);
     store_sqlite *q = backend_open(path, &o, error);
     if (q == NULL)
         return NULL;

@@ -23,6 +23,8 @@
 
 #include <sqlite3.h>
 
+#include "store_test_pg.h"
+
 #include "http_client.h"
 #include "server_process.h"
 #include "table_client.h"
@@ -31,17 +33,27 @@ static const char *binary;
 static const char *web_root;
 static server_process server;
 static char db_dir[64];
-static char db_path[96];
+static char db_path[512];   /* the SQLite file, or on PostgreSQL the URI of the test's database */
+static bool use_pg;         /* beside a PostgreSQL cluster (tests/pg/with_cluster.sh) */
+static char pg_name[64];
+static char key_path[96];   /* the ledger's key on PostgreSQL */
 
 static void fresh_db(void)
 {
     snprintf(db_dir, sizeof db_dir, "/tmp/teahouse-persist-XXXXXX");
     ck_assert(mkdtemp(db_dir) != NULL);
     snprintf(db_path, sizeof db_path, "%s/teahouse.db", db_dir);
+    snprintf(key_path, sizeof key_path, "%s/ledger.key", db_dir);
+    if (use_pg)
+        pg_test_create(pg_name, sizeof pg_name, db_path, sizeof db_path);
 }
 
 static void remove_db(void)
 {
+    if (use_pg) {
+        pg_test_drop(pg_name);
+        unlink(key_path);
+    }
     static const char *const SUFFIXES[] = {"", "-wal", "-shm", ".lock", ".key"};
     for (size_t i = 0; i < sizeof SUFFIXES / sizeof SUFFIXES[0]; i++) {
         char path[sizeof db_path + 8];
@@ -56,6 +68,10 @@ static void start_server_with(const char *const extra[])
 {
     const char *args[16] = {"--bot-delay-ms", "5", "--next-hand-seconds", "0", "--web-root", web_root, "--db", db_path};
     int n = 8;
+    if (use_pg) {
+        args[n++] = "--ledger-key";
+        args[n++] = key_path;
+    }
     for (int i = 0; extra != NULL && extra[i] != NULL && n < 15; i++)
         args[n++] = extra[i];
     args[n] = NULL;
@@ -208,8 +224,33 @@ static int64_t query_int(sqlite3 *db, const char *sql, int64_t a, int64_t b)
 }
 
 /* The ledger of hand `number` of the table with this code: per seat sums equal the nets shown. */
+/* check_hand_in_ledger on PostgreSQL: the same questions through a connection of the test's. */
+static void check_hand_in_pg_ledger(const char *code, int64_t number, const json_t *result)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT h.id FROM hands h JOIN game_tables t ON t.id = h.table_id WHERE t.code = '%s'"
+             " AND h.number = %" PRId64 " AND h.result IS NOT NULL", code, number);
+    const long long hand_id = pg_test_int(db_path, sql);
+    ck_assert_msg(hand_id > 0, "hand %" PRId64 " of %s is not stored as finished", number, code);
+    snprintf(sql, sizeof sql, "SELECT coalesce(sum(units), 1) FROM ledger WHERE hand_id = %lld", hand_id);
+    ck_assert_int_eq(pg_test_int(db_path, sql), 0);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM ledger WHERE hand_id = %lld AND reason = 'settle'", hand_id);
+    ck_assert_int_eq(pg_test_int(db_path, sql), 4);
+    for (int s = 0; s < 4; s++) {
+        int64_t shown = json_integer_value(json_array_get(json_object_get(result, "net"), (size_t)s));
+        snprintf(sql, sizeof sql, "SELECT coalesce(sum(units), 0) FROM ledger WHERE hand_id = %lld AND seat = %d",
+                 hand_id, s);
+        long long kept = pg_test_int(db_path, sql);
+        ck_assert_msg(shown == kept, "hand %" PRId64 " seat %d: shown %" PRId64 ", ledger %lld", number, s, shown, kept);
+    }
+}
+
 static void check_hand_in_ledger(const char *code, int64_t number, const json_t *result)
 {
+    if (use_pg) {
+        check_hand_in_pg_ledger(code, number, result);
+        return;
+    }
     sqlite3 *db = open_db();
     sqlite3_stmt *stmt = NULL;
     ck_assert_int_eq(sqlite3_prepare_v2(db,
@@ -238,8 +279,9 @@ static void check_hand_in_ledger(const char *code, int64_t number, const json_t 
 
 static void check_admin_verify(void)
 {
-    char command[512];
-    snprintf(command, sizeof command, "'%s' admin verify --db '%s' >/dev/null 2>&1", binary, db_path);
+    char command[1024];
+    snprintf(command, sizeof command, "'%s' admin verify --db '%s'%s%s >/dev/null 2>&1", binary, db_path,
+             use_pg ? " --ledger-key " : "", use_pg ? key_path : "");
     int status = system(command);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "teahouse admin verify failed (status %d)", status);
 }
@@ -926,7 +968,7 @@ START_TEST(test_the_ledger_key_is_made_0600_and_admin_verify_needs_it)
     ck_assert_msg(tc_play_until(&a, 1, 60000, true), "the hand did not end");
     tc_close(&a);
     stop_server(SIGTERM);
-    char key[160], moved[176], out[2048];
+    char key[sizeof db_path + 8], moved[176], out[2048];
     snprintf(key, sizeof key, "%s.key", db_path);
     snprintf(moved, sizeof moved, "%s/elsewhere.key", db_dir);
     struct stat sb;
@@ -1006,6 +1048,21 @@ int main(int argc, char **argv)
     Suite *suite = suite_create("persistence");
     TCase *tc = tcase_create("persistence");
     tcase_set_timeout(tc, 120);
+    use_pg = pg_test_base() != NULL;
+    if (use_pg) {
+        /* On PostgreSQL: restarts and kill -9, accounts and history, through the real server. */
+        tcase_add_test(tc, test_a_hand_continues_after_sigterm_with_the_same_tiles);
+        tcase_add_test(tc, test_a_hand_continues_after_kill_9);
+        tcase_add_test(tc, test_accounts_register_login_logout);
+        tcase_add_test(tc, test_a_table_member_reads_its_history_and_replays_a_hand);
+        tcase_add_test(tc, test_a_closed_tables_history_stays_with_those_who_played_there_and_its_replays_with_the_code);
+        suite_add_tcase(suite, tc);
+        SRunner *runner = srunner_create(suite);
+        srunner_run_all(runner, CK_NORMAL);
+        int failed = srunner_ntests_failed(runner);
+        srunner_free(runner);
+        return failed == 0 ? 0 : 1;
+    }
     tcase_add_test(tc, test_a_hand_continues_after_sigterm_with_the_same_tiles);
     tcase_add_test(tc, test_a_hand_continues_after_kill_9);
     tcase_add_test(tc, test_every_settled_hand_is_in_the_ledger_with_the_nets_shown);

@@ -6,7 +6,9 @@
  *
  * Each behavioural case runs twice, on SQLite and on the in-memory store (store_memory.h), and
  * checks what was stored through the stored_* helpers: on SQLite a connection of the test's own
- * reads the file, in memory the read-back functions. Cases only SQLite has (what the file holds,
+ * reads the file, in memory the read-back functions. Started beside a PostgreSQL cluster
+ * (tests/pg/with_cluster.sh sets TEAHOUSE_TEST_PG), the same behavioural cases run a third time,
+ * on PostgreSQL only, each on a database of its own read through a connection of the test's. Cases only SQLite has (what the file holds,
  * tampering, restarts, bad conditions: locked, read-only, corrupt, full) run on SQLite only; the
  * in-memory store's own controls (delay, hold, failures, counts, read-back) have their case.
  *
@@ -29,6 +31,7 @@
 #include "store_ledger.h"
 #include "store_memory.h"
 #include "store_password.h"
+#include "store_test_pg.h"
 #include "store_test_util.h"
 
 #define T0_MS INT64_C(1700000000000)
@@ -40,6 +43,11 @@ static scratch_dir dir;
 static uv_loop_t loop;
 static store *st;
 static bool use_memory; /* the backend of the running case */
+static bool use_pg;     /* PostgreSQL: the database pg_name at pg_uri, its key in the scratch directory */
+static char pg_name[64];
+static char pg_uri[512];
+static char pg_key[160];
+static char pg_trigger_table[96]; /* the table inject_failure put its trigger on */
 static json_t *next_state; /* a table's game state after a hand, where a test does not care which */
 
 /* Tien Gow's table state, as the game writes it (the store carries it opaque). */
@@ -83,7 +91,10 @@ static store *open_store(const store_options *o)
         return s;
     }
     store_error error;
-    store *s = store_open(&loop, dir.db, o, &error);
+    store_options with_key = *o;
+    if (use_pg && (with_key.ledger_key_path == NULL || with_key.ledger_key_path[0] == '\0'))
+        with_key.ledger_key_path = pg_key;
+    store *s = store_open(&loop, use_pg ? pg_uri : dir.db, &with_key, &error);
     ck_assert_msg(s != NULL, "store_open: %s", error.message);
     return s;
 }
@@ -98,8 +109,23 @@ static void close_store(void)
 static void setup(void)
 {
     use_memory = false;
+    use_pg = false;
     atomic_store(&fake_now_ms, T0_MS);
     scratch_make(&dir);
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    store_options o = test_options();
+    st = open_store(&o);
+    next_state = game_state(0, 2);
+}
+
+static void setup_pg(void)
+{
+    use_memory = false;
+    use_pg = true;
+    atomic_store(&fake_now_ms, T0_MS);
+    scratch_make(&dir);
+    snprintf(pg_key, sizeof pg_key, "%s/ledger.key", dir.dir);
+    pg_test_create(pg_name, sizeof pg_name, pg_uri, sizeof pg_uri);
     ck_assert_int_eq(uv_loop_init(&loop), 0);
     store_options o = test_options();
     st = open_store(&o);
@@ -124,6 +150,8 @@ static void teardown(void)
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(uv_loop_close(&loop), 0);
     scratch_remove(&dir);
+    if (use_pg)
+        pg_test_drop(pg_name);
 }
 
 /* ---- Answers ---- */
@@ -334,6 +362,8 @@ static store_recovery *recover(void)
 
 static long long on_disk(const char *sql)
 {
+    if (use_pg)
+        return pg_test_int(pg_uri, sql);
     sqlite3 *db = db_open(dir.db);
     long long value = db_int(db, sql);
     sqlite3_close(db);
@@ -342,6 +372,10 @@ static long long on_disk(const char *sql)
 
 static void on_disk_exec(const char *sql)
 {
+    if (use_pg) {
+        pg_test_exec(pg_uri, sql);
+        return;
+    }
     sqlite3 *db = db_open(dir.db);
     db_exec(db, sql);
     sqlite3_close(db);
@@ -399,6 +433,13 @@ static const char *stored_seqs(int64_t hand)
 {
     static char text[256];
     text[0] = '\0';
+    if (use_pg) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT string_agg(seq::text, ',' ORDER BY seq) FROM hand_actions WHERE hand_id = %"
+                 PRId64, hand);
+        pg_test_text(pg_uri, sql, text, sizeof text);
+        return text;
+    }
     if (!use_memory) {
         char sql[128];
         snprintf(sql, sizeof sql, "SELECT group_concat(seq) FROM (SELECT seq FROM hand_actions WHERE hand_id = %" PRId64
@@ -425,6 +466,10 @@ static const char *stored_nickname(int64_t player)
     }
     char sql[96];
     snprintf(sql, sizeof sql, "SELECT nickname FROM players WHERE id = %" PRId64, player);
+    if (use_pg) {
+        pg_test_text(pg_uri, sql, text, sizeof text);
+        return text;
+    }
     sqlite3 *db = db_open(dir.db);
     db_text(db, sql, text, sizeof text);
     sqlite3_close(db);
@@ -453,6 +498,22 @@ static store_memory_row stored_row(int64_t id)
         ck_assert_int_ge(id, 1);
         ck_assert_uint_le((size_t)id, n);
         return rows[id - 1];
+    }
+    if (use_pg) {
+        char sql[256];
+        snprintf(sql, sizeof sql, "SELECT concat_ws(' ', id, table_id, hand_id, coalesce(player_id, 0), seat, units,"
+                 " coalesce(balance_after, 0), at, prev_hash, hash, reason) FROM ledger WHERE id = %" PRId64, id);
+        char text[512];
+        pg_test_text(pg_uri, sql, text, sizeof text);
+        long long f[8];
+        int used = 0;
+        ck_assert_int_eq(sscanf(text, "%lld %lld %lld %lld %lld %lld %lld %lld %64s %64s %n", &f[0], &f[1], &f[2],
+                                &f[3], &f[4], &f[5], &f[6], &f[7], row.prev_hash, row.hash, &used),
+                         10);
+        row.id = f[0], row.table_id = f[1], row.hand_id = f[2], row.player_id = f[3];
+        row.seat = (int)f[4], row.units = f[5], row.balance_after = f[6], row.at_ms = f[7];
+        snprintf(row.reason, sizeof row.reason, "%s", text + used);
+        return row;
     }
     sqlite3 *db = db_open(dir.db);
     sqlite3_stmt *stmt = NULL;
@@ -483,6 +544,8 @@ static void ledger_key(unsigned char key[STORE_LEDGER_KEY_BYTES])
     }
     char path[160];
     snprintf(path, sizeof path, "%s.key", dir.db);
+    if (use_pg)
+        snprintf(path, sizeof path, "%s", pg_key);
     FILE *f = fopen(path, "rb");
     ck_assert_ptr_nonnull(f);
     ck_assert_uint_eq(fread(key, 1, STORE_LEDGER_KEY_BYTES, f), STORE_LEDGER_KEY_BYTES);
@@ -491,20 +554,45 @@ static void ledger_key(unsigned char key[STORE_LEDGER_KEY_BYTES])
 
 /* A test-made failure: on SQLite the trigger (named inject_failure), in memory the next request
  * of kind fails. clear_failure undoes it. */
+/* The SQLite trigger "… BEFORE INSERT ON <table> [WHEN <condition>] BEGIN …" made a PostgreSQL one. */
+static void inject_pg_failure(const char *trigger)
+{
+    const char *on = strstr(trigger, " ON ");
+    const char *begin = strstr(trigger, " BEGIN");
+    ck_assert(on != NULL && begin != NULL);
+    char target[96];
+    snprintf(target, sizeof target, "%.*s", (int)(begin - on - 4), on + 4);
+    char *when = strstr(target, " WHEN ");
+    if (when != NULL)
+        *when = '\0';
+    snprintf(pg_trigger_table, sizeof pg_trigger_table, "%s", target);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "CREATE FUNCTION inject_failure() RETURNS trigger LANGUAGE plpgsql AS"
+             " $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$;"
+             " CREATE TRIGGER inject_failure BEFORE INSERT ON %s FOR EACH ROW %s%s%s EXECUTE FUNCTION inject_failure()",
+             target, when ? "WHEN (" : "", when ? when + 6 : "", when ? ")" : "");
+    on_disk_exec(sql);
+}
+
 static void inject_failure(const char *trigger, store_kind kind)
 {
     if (use_memory)
         store_memory_fail(st, kind, 1, STORE_INVALID);
+    else if (use_pg)
+        inject_pg_failure(trigger);
     else
         on_disk_exec(trigger);
 }
 
 static void clear_failure(void)
 {
+    char sql[192];
+    snprintf(sql, sizeof sql, "DROP TRIGGER inject_failure ON %s; DROP FUNCTION inject_failure()", pg_trigger_table);
     if (use_memory)
         store_memory_fail(st, STORE_KIND_ANY, 0, STORE_OK);
     else
-        on_disk_exec("DROP TRIGGER inject_failure");
+        on_disk_exec(use_pg ? sql : "DROP TRIGGER inject_failure");
 }
 
 /* What a failure made by inject_failure says: the trigger's message, or the memory store's. */
@@ -1188,7 +1276,8 @@ START_TEST(test_an_honest_ledger_verifies)
 
     store_ledger_check check;
     store_error error;
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(check.ok);
     ck_assert(check.keyed);
     ck_assert_int_eq(check.rows_checked, 20);
@@ -1209,6 +1298,10 @@ END_TEST
 
 static void remove_ledger_guards(void)
 {
+    if (use_pg) {
+        on_disk_exec("ALTER TABLE ledger DISABLE TRIGGER USER");
+        return;
+    }
     on_disk_exec("DROP TRIGGER IF EXISTS ledger_is_append_only_update;"
                  " DROP TRIGGER IF EXISTS ledger_is_append_only_delete;");
 }
@@ -1427,7 +1520,8 @@ START_TEST(test_another_key_is_refused_by_the_store_and_fails_verify)
 
     store_ledger_check check;
     store_error error;
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(!check.ok);
     ck_assert_int_eq(check.first_bad_row, 1);
     ck_assert_ptr_nonnull(strstr(check.why, "key record"));
@@ -1458,11 +1552,13 @@ START_TEST(test_a_forger_without_the_key_who_rehashes_the_chain_is_caught_at_the
     forge(6, -1, wrong);
     store_ledger_check check;
     store_error error;
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(!check.ok);
     ck_assert_int_eq(check.first_bad_row, 5); /* row 5 is still the unkeyed one */
     forge(5, 0, wrong);
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(!check.ok);
     ck_assert_int_eq(check.first_bad_row, 5);
     ck_assert_ptr_nonnull(strstr(check.why, "hash does not match"));
@@ -1476,7 +1572,8 @@ START_TEST(test_a_ledger_rewritten_as_unkeyed_without_its_key_record_is_caught_a
     on_disk_exec("DELETE FROM ledger_key");
     store_ledger_check check;
     store_error error;
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(!check.ok);
     ck_assert_int_eq(check.first_bad_row, 1);
     ck_assert_ptr_nonnull(strstr(check.why, "no key record"));
@@ -1486,7 +1583,8 @@ START_TEST(test_a_ledger_rewritten_as_unkeyed_without_its_key_record_is_caught_a
 
     /* Nor does a record that claims the rows are older than the key. */
     on_disk_exec("INSERT INTO ledger_key VALUES (1, 8, (SELECT hash FROM ledger WHERE id = 8), 0, 'forged')");
-    ck_assert_msg(store_ledger_verify_path(dir.db, NULL, &check, &error), "%s", error.message);
+    ck_assert_msg(store_ledger_verify_path(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &check, &error), "%s",
+                  error.message);
     ck_assert(!check.ok);
     ck_assert_ptr_nonnull(strstr(check.why, "key record does not match"));
 }
@@ -1882,12 +1980,21 @@ static answer logout(const char *token)
 /* On disk: the guest, and its session keyed by BLAKE2b-256 of the token. */
 static void check_guest_on_disk(const answer *a)
 {
-    char sql[160];
+    char sql[256];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM players WHERE id = %" PRId64 " AND kind = 'guest'"
              " AND nickname = 'Ah Wing' AND account_name IS NULL", a->session.player_id);
     ck_assert_int_eq(on_disk(sql), 1);
     unsigned char expected[32];
     crypto_generichash(expected, sizeof expected, (const unsigned char *)a->session.token, 43, NULL, 0);
+    if (use_pg) {
+        char hex[65];
+        sodium_bin2hex(hex, sizeof hex, expected, sizeof expected);
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM sessions WHERE token_hash = '\\x%s'::bytea AND player_id = %"
+                 PRId64, hex, a->session.player_id);
+        ck_assert_int_eq(on_disk(sql), 1);
+        ck_assert_int_eq(on_disk("SELECT count(*) FROM sessions"), 1);
+        return;
+    }
     sqlite3 *db = db_open(dir.db);
     sqlite3_stmt *stmt = NULL;
     ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT token_hash, player_id FROM sessions", -1, &stmt, NULL), SQLITE_OK);
@@ -2154,6 +2261,11 @@ static void reopen_with_long_sessions(void)
     if (!use_memory) {
         scratch_remove(&dir);
         scratch_make(&dir);
+    }
+    if (use_pg) { /* a new database too, keyed with a new key */
+        pg_test_drop(pg_name);
+        pg_test_create(pg_name, sizeof pg_name, pg_uri, sizeof pg_uri);
+        snprintf(pg_key, sizeof pg_key, "%s/ledger.key", dir.dir);
     }
     store_options o = test_options();
     o.session_seconds = 90 * 86400;
@@ -3448,7 +3560,7 @@ static void set_admin(const char *name, bool is_admin)
         return;
     }
     store_error error;
-    ck_assert_msg(store_admin_set(dir.db, name, is_admin, &error), "%s", error.message);
+    ck_assert_msg(store_admin_set(use_pg ? pg_uri : dir.db, name, is_admin, &error), "%s", error.message);
 }
 
 /* An admin account "Mei" (logged in once to learn its id). */
@@ -3591,9 +3703,173 @@ START_TEST(test_the_audit_log_refuses_updates_and_deletes)
 }
 END_TEST
 
+/* Texts a client can put in an action, and a reason with the characters that quote, escape or
+ * separate in SQL and in PostgreSQL's array literals, come back byte for byte and hash alike. */
+START_TEST(test_actions_and_reasons_with_quotes_backslashes_and_braces_come_back_exactly)
+{
+    int64_t a = guest("O'Brien \"Bob\" \\ {x}");
+    int64_t hand = new_hand(new_table("QUOT"), 1);
+    const char *nasty[] = {"\"", "\\", "{\"a\",\"b\"}", "NULL", "a,b", "'); DROP TABLE ledger; --", "\u4e00\n\t"};
+    const size_t n = sizeof nasty / sizeof nasty[0];
+    for (size_t i = 0; i < n; i++) {
+        json_t *action = json_pack("{s:s, s:[s]}", "say", nasty[i], "list", nasty[(i + 1) % n]);
+        answer done = {0};
+        ck_assert(store_action_append(st, hand, (int64_t)i + 1, (int)(i % 4), action, on_done, &done));
+        json_decref(action);
+        wait_for(&done);
+        expect_ok(&done);
+    }
+    const char *reason = "pay \"x\" \\ {a,b} NULL";
+    const store_ledger_entry rows[] = {entry(a, 0, 3, reason), entry(0, 1, -3, reason)};
+    store_recovery *r = recover();
+    ck_assert_ptr_nonnull(r->tables[0].hand);
+    ck_assert_uint_eq(r->tables[0].hand->n_actions, n);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *got = r->tables[0].hand->actions[i].action;
+        ck_assert_str_eq(json_string_value(json_object_get(got, "say")), nasty[i]);
+        ck_assert_str_eq(json_string_value(json_array_get(json_object_get(got, "list"), 0)), nasty[(i + 1) % n]);
+    }
+    store_recovery_free(r);
+    ok(finish(hand, (int64_t)n + 1, rows, 2, 0, 1));
+    ck_assert_str_eq(stored_row(1).reason, reason);
+    ck_assert_str_eq(stored_row(2).reason, reason);
+    ck_assert_str_eq(stored_nickname(a), "O'Brien \"Bob\" \\ {x}");
+    ck_assert(verify().check.ok);
+}
+END_TEST
+
+/* ---- PostgreSQL only ---- */
+
+START_TEST(test_pg_the_ledger_refuses_updates_deletes_and_truncation)
+{
+    play_hands(1);
+    char why[256];
+    pg_test_refused(pg_uri, "UPDATE ledger SET units = 0 WHERE id = 1", why, sizeof why);
+    ck_assert_ptr_nonnull(strstr(why, "append-only"));
+    pg_test_refused(pg_uri, "DELETE FROM ledger WHERE id = 1", why, sizeof why);
+    pg_test_refused(pg_uri, "TRUNCATE ledger CASCADE", why, sizeof why);
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM ledger"), 4);
+    ck_assert(verify().check.ok);
+}
+END_TEST
+
+START_TEST(test_pg_a_tampered_row_fails_the_check_of_the_running_store_and_of_admin_verify)
+{
+    play_hands(3);
+    remove_ledger_guards();
+    on_disk_exec("UPDATE ledger SET balance_after = balance_after + 5 WHERE id = 6");
+    answer a = verify();
+    ck_assert(!a.check.ok);
+    ck_assert_int_eq(a.check.first_bad_row, 6);
+    store_ledger_check check;
+    store_error error;
+    ck_assert_msg(store_ledger_verify_path(pg_uri, pg_key, &check, &error), "%s", error.message);
+    ck_assert(!check.ok);
+    ck_assert_int_eq(check.first_bad_row, 6);
+    /* Without its key file named, the command line's check says so rather than guessing one. */
+    ck_assert(!store_ledger_verify_path(pg_uri, NULL, &check, &error));
+    ck_assert_ptr_nonnull(strstr(error.message, "--ledger-key"));
+}
+END_TEST
+
+START_TEST(test_pg_a_second_server_on_the_same_database_is_refused_as_busy)
+{
+    ok(guest_session("First"));
+    store_options o = test_options();
+    o.ledger_key_path = pg_key;
+    store_error error;
+    store *second = store_open(&loop, pg_uri, &o, &error);
+    ck_assert_ptr_null(second);
+    ck_assert_int_eq(error.status, STORE_BUSY);
+    ck_assert_ptr_nonnull(strstr(error.message, "Another teahouse"));
+    close_store();
+    st = open_store(&o); /* the first one gone, the lock is free */
+    ck_assert_int_eq(stored_players(), 1);
+}
+END_TEST
+
+START_TEST(test_pg_a_store_needs_its_key_file_named_and_refuses_another_key)
+{
+    play_hands(1);
+    close_store();
+    store_options o = test_options();
+    o.ledger_key_path = "";
+    store_error error;
+    ck_assert_ptr_null(store_open(&loop, pg_uri, &o, &error));
+    ck_assert_int_eq(error.status, STORE_INVALID);
+    ck_assert_ptr_nonnull(strstr(error.message, "--ledger-key"));
+
+    char other[200];
+    snprintf(other, sizeof other, "%s/other.key", dir.dir);
+    o.ledger_key_path = other; /* missing: the ledger has a key record, so none is made */
+    ck_assert_ptr_null(store_open(&loop, pg_uri, &o, &error));
+    ck_assert_int_eq(error.status, STORE_NOT_FOUND);
+    ck_assert_int_eq(access(other, F_OK), -1);
+    unsigned char key[STORE_LEDGER_KEY_BYTES];
+    randombytes_buf(key, sizeof key);
+    int fd = open(other, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, key, sizeof key), (ssize_t)sizeof key);
+    close(fd);
+    ck_assert_ptr_null(store_open(&loop, pg_uri, &o, &error)); /* a key, but not the ledger's */
+    ck_assert_int_eq(error.status, STORE_CORRUPT);
+    ck_assert_ptr_nonnull(strstr(error.message, "not the key"));
+
+    o.ledger_key_path = pg_key;
+    st = open_store(&o);
+    ck_assert(verify().check.ok);
+}
+END_TEST
+
+START_TEST(test_pg_a_database_of_a_newer_schema_is_refused_untouched)
+{
+    ck_assert_int_eq(on_disk("SELECT version FROM teahouse_schema"), 1); /* migrations/pg/0001 */
+    ck_assert_int_eq(on_disk("SELECT count(*) FROM teahouse_schema"), 1);
+    close_store();
+    on_disk_exec("UPDATE teahouse_schema SET version = 99");
+    store_options o = test_options();
+    o.ledger_key_path = pg_key;
+    store_error error;
+    ck_assert_ptr_null(store_open(&loop, pg_uri, &o, &error));
+    ck_assert_int_eq(error.status, STORE_TOO_NEW);
+    ck_assert_int_eq(on_disk("SELECT version FROM teahouse_schema"), 99);
+}
+END_TEST
+
+START_TEST(test_pg_an_unreachable_database_is_a_clear_io_error)
+{
+    store_options o = test_options();
+    o.ledger_key_path = pg_key;
+    store_error error;
+    ck_assert_ptr_null(store_open(&loop, "postgresql:///nowhere?host=/nonexistent-teahouse-dir", &o, &error));
+    ck_assert_int_eq(error.status, STORE_IO);
+    ck_assert_ptr_nonnull(strstr(error.message, "connecting"));
+    /* A password in the URI is never repeated in a message. */
+    ck_assert_ptr_null(store_open(&loop, "postgresql://u:s3cret@/nowhere?host=/nonexistent-teahouse-dir", &o, &error));
+    ck_assert_ptr_null(strstr(error.message, "s3cret"));
+}
+END_TEST
+
+/* The connection dies between batches: the batch that meets the dead connection is answered with
+ * an error and stores nothing; the next one connects again and is stored. */
+START_TEST(test_pg_a_lost_connection_fails_its_batch_and_the_next_batch_connects_again)
+{
+    int64_t hand = new_hand(new_table("LOST"), 1);
+    ok(append(hand, 1));
+    ck_assert_int_eq(pg_test_int(pg_uri, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                                          " WHERE datname = current_database() AND pid <> pg_backend_pid()"),
+                     1);
+    answer lost = append(hand, 2);
+    ck_assert_int_eq(lost.error.status, STORE_IO);
+    ck_assert_str_eq(stored_seqs(hand), "1");
+    ok(append(hand, 2));
+    ck_assert_str_eq(stored_seqs(hand), "1,2");
+}
+END_TEST
+
 int main(void)
 {
-    enum { BOTH, SQLITE_ONLY, MEMORY_ONLY };
+    enum { BOTH, SQLITE_ONLY, MEMORY_ONLY, ON_DISK, PG_ONLY }; /* ON_DISK: SQLite and PostgreSQL */
     Suite *s = suite_create("store");
     struct {
         const char *name;
@@ -3629,7 +3905,8 @@ int main(void)
           test_recovery_gives_seat_nicknames_and_each_seats_running_score,
           test_recovery_gives_each_seat_its_holders_own_score_not_the_seats_past,
           test_a_players_tables_are_those_they_played_at_closed_too_newest_first,
-          test_a_game_state_that_is_not_a_json_object_is_refused}},
+          test_a_game_state_that_is_not_a_json_object_is_refused,
+          test_actions_and_reasons_with_quotes_backslashes_and_braces_come_back_exactly}},
         {"history",
          BOTH,
          {test_a_tables_history_pages_newest_first_without_unfinished_hands,
@@ -3667,16 +3944,27 @@ int main(void)
          {test_same_password_twice_gives_different_argon2id_hashes, test_session_token_is_stored_only_as_its_hash,
           test_admin_flag_is_granted_from_the_command_line_and_seen_by_sessions,
           test_a_test_only_password_hash_never_logs_in_to_a_real_store,
-          test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account,
           test_older_accounts_get_their_look_alike_keys_and_nfc_names_when_the_store_opens,
-          test_a_reopened_store_carries_on_with_an_unfinished_hand,
           test_a_game_state_is_stored_as_compact_json_with_sorted_keys, test_password_work_in_flight_at_close_is_answered_closed,
-          test_memory_functions_do_nothing_on_a_sqlite_store, test_ids_after_a_restart_follow_the_highest_stored}},
+          test_memory_functions_do_nothing_on_a_sqlite_store}},
+        {"restarts",
+         ON_DISK,
+         {test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account,
+          test_a_reopened_store_carries_on_with_an_unfinished_hand, test_ids_after_a_restart_follow_the_highest_stored,
+          test_an_adjusted_players_tables_leave_out_the_adjustments_table, test_a_tampered_row_is_the_first_bad_row,
+          test_a_deleted_row_breaks_the_chain_at_the_next}},
+        {"database",
+         PG_ONLY,
+         {test_pg_the_ledger_refuses_updates_deletes_and_truncation,
+          test_pg_a_tampered_row_fails_the_check_of_the_running_store_and_of_admin_verify,
+          test_pg_a_second_server_on_the_same_database_is_refused_as_busy,
+          test_pg_a_store_needs_its_key_file_named_and_refuses_another_key,
+          test_pg_a_database_of_a_newer_schema_is_refused_untouched, test_pg_an_unreachable_database_is_a_clear_io_error,
+          test_pg_a_lost_connection_fails_its_batch_and_the_next_batch_connects_again}},
         {"tampering",
          SQLITE_ONLY,
          {test_the_ledger_refuses_updates_and_deletes, test_the_audit_log_refuses_updates_and_deletes,
-          test_a_tampered_row_is_the_first_bad_row,
-          test_a_deleted_row_breaks_the_chain_at_the_next, test_a_rehashed_forgery_is_caught_by_the_hand_sum}},
+          test_a_rehashed_forgery_is_caught_by_the_hand_sum}},
         {"ledger key",
          SQLITE_ONLY,
          {test_the_key_is_made_once_with_mode_0600_beside_the_database_and_kept,
@@ -3686,7 +3974,6 @@ int main(void)
           test_another_key_is_refused_by_the_store_and_fails_verify,
           test_a_forger_without_the_key_who_rehashes_the_chain_is_caught_at_the_row_changed,
           test_a_ledger_rewritten_as_unkeyed_without_its_key_record_is_caught_and_not_reopened}},
-        {"adjustments", SQLITE_ONLY, {test_an_adjusted_players_tables_leave_out_the_adjustments_table}},
         {"conditions",
          SQLITE_ONLY,
          {test_a_lock_held_by_another_process_gives_a_clear_busy_error,
@@ -3706,15 +3993,22 @@ int main(void)
           test_memory_admin_flag_is_set_by_name_and_seen_by_sessions,
           test_memory_real_passwords_hash_with_argon2id_on_the_pool}},
     };
+    /* Backends: 0 SQLite, 1 memory; beside a PostgreSQL cluster, 2 PostgreSQL only (the others
+     * run in the suite's own entry). */
+    const bool pg = pg_test_base() != NULL;
+    static const char *const backend_names[] = {"sqlite", "memory", "postgresql"};
+    void (*const setups[])(void) = {setup, setup_memory, setup_pg};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        for (int memory = 0; memory <= 1; memory++) {
-            if ((memory && cases[i].on == SQLITE_ONLY) || (!memory && cases[i].on == MEMORY_ONLY))
+        for (int backend = pg ? 2 : 0; backend <= (pg ? 2 : 1); backend++) {
+            const int on = cases[i].on;
+            if ((backend != 0 && on == SQLITE_ONLY) || (backend != 1 && on == MEMORY_ONLY) ||
+                (backend == 1 && on == ON_DISK) || (backend != 2 && on == PG_ONLY))
                 continue;
-            static char names[2 * sizeof cases / sizeof cases[0]][48]; /* Check keeps the pointer */
-            char *name = names[2 * i + (size_t)memory];
-            snprintf(name, sizeof names[0], "%s: %s", memory ? "memory" : "sqlite", cases[i].name);
+            static char names[3 * sizeof cases / sizeof cases[0]][48]; /* Check keeps the pointer */
+            char *name = names[3 * i + (size_t)backend];
+            snprintf(name, sizeof names[0], "%s: %s", backend_names[backend], cases[i].name);
             TCase *tc = tcase_create(name);
-            tcase_add_checked_fixture(tc, memory ? setup_memory : setup, teardown);
+            tcase_add_checked_fixture(tc, setups[backend], teardown);
             tcase_set_timeout(tc, 120);
             for (size_t k = 0; k < 24 && cases[i].tests[k] != NULL; k++)
                 tcase_add_test(tc, cases[i].tests[k]);
