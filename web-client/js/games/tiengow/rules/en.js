@@ -133,7 +133,7 @@ export default {
     {
       n: 7, title: 'Table options',
       body: [
-        { p: 'The host chooses these when opening the table; they stay with it. Defaults first.' },
+        { p: 'The host chooses these when opening the table and may change them between hands; each hand is played and settled under the options it started with. Defaults first.' },
         { table: {
           head: ['Option', 'Choices', 'What it changes'],
           rows: [
