@@ -60,6 +60,8 @@ describe('profile', () => {
     assert.equal(await page.locator('#profile-chart-svg polyline.chart-line').count(), 1);
     assert.ok(await page.locator('#profile-chart-svg text.chart-label').count() >= 2);
     assert.match(await page.innerText('#profile-chart-summary'), new RegExp(`Balance now ${signed(net).replace('+', '\\+')}`));
+    /* the hand's replay page, by a link that may be shared */
+    assert.equal(await hand.locator('a.profile-replay-link').getAttribute('href'), `#/r/${code}/${await hand.getAttribute('data-hand')}`);
     /* the hand's replay, from its deal */
     await hand.locator('.profile-replay').click();
     await hand.locator('#history-stepper[data-step="0"]').waitFor();

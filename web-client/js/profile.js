@@ -210,8 +210,8 @@ function replayPanel(app, p, entry) {
     if (!ts.replays.has(entry.hand)) {
       ts.replays.set(entry.hand, { loading: true });
       app.request({ type: 'replay', code: entry.table, hand: entry.hand }).then((reply) => {
-        ts.replays.set(entry.hand, { frames: reply.frames || [], seat: Number.isInteger(reply.seat) ? reply.seat : null,
-          players: reply.players || [] });
+        ts.replays.set(entry.hand, { hand: entry.hand, frames: reply.frames || [], seat: Number.isInteger(reply.seat) ? reply.seat : null,
+          players: reply.players || [], options: reply.options || null });
       }, (err) => ts.replays.set(entry.hand, { error: err })).finally(() => app.rerender());
     }
   }
@@ -232,6 +232,8 @@ function handRow(app, p, entry) {
       h('span', {}, t('history.hand', { n: entry.hand }), ' · ', gameTitle(entry.game), ' ', h('span', { class: 'code' }, entry.table)),
       h('strong', { class: netClass(entry.net) }, signed(entry.net)),
       h('span', { class: 'muted' }, dateText(entry.at, true)),
+      /* the hand's replay page: its link may be shared (whoever has the code may watch a finished hand) */
+      h('a', { class: 'profile-replay-link', href: `#/r/${encodeURIComponent(entry.table)}/${entry.hand}` }, t('profile.replayPage')),
       p.data && p.data.you ? h('button', { type: 'button', class: 'secondary profile-replay', 'aria-expanded': open ? 'true' : 'false',
         dataset: { focus: `replay-${key}` }, onclick: () => {
           p.openHand = open ? null : key;
