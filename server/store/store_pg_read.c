@@ -127,7 +127,8 @@ store_status store_pg_player_tables(void *b, const store_in_player_tables *in, s
                                "SELECT t.id, t.code, t.game, t.options, t.state, t.hands_played,"
                                " count(DISTINCT l.hand_id), sum(l.units), max(l.at)"
                                " FROM ledger AS l JOIN game_tables AS t ON t.id = l.table_id"
-                               " WHERE ($1::bigint = 0 OR l.player_id = $1) AND t.game <> 'adjustment' AND ($2 = '' OR t.code = $2)"
+                               " WHERE ($1::bigint = 0 OR l.player_id = $1) AND t.game <> 'adjustment'"
+                               " AND ($2 = '' OR t.code = $2)"
                                " GROUP BY t.id ORDER BY max(l.at) DESC, t.id DESC LIMIT $3",
                                &p, "reading a player's tables", error);
     if (r == NULL)
@@ -269,7 +270,8 @@ static store_status read_scores(store_pg *q, store_open_table *ot, store_error *
     pg_params p = {0};
     pg_int(&p, ot->table.id);
     PGresult *r = store_pg_run(q,
-                               "SELECT l.seat, l.player_id, sum(l.units), count(DISTINCT l.hand_id) FROM hands AS h JOIN ledger AS l"
+                               "SELECT l.seat, l.player_id, sum(l.units), count(DISTINCT l.hand_id)"
+                               " FROM hands AS h JOIN ledger AS l"
                                " ON l.hand_id = h.id WHERE h.table_id = $1 GROUP BY l.seat, l.player_id",
                                &p, "adding up a table's scores", error);
     if (r == NULL)
