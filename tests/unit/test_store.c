@@ -32,6 +32,7 @@
 #include "store_ledger.h"
 #include "store_memory.h"
 #include "store_password.h"
+#include "store_reader.h"
 #include "store_test_pg.h"
 #include "store_test_util.h"
 
@@ -3106,6 +3107,131 @@ START_TEST(test_a_finished_hand_comes_back_with_its_own_options_and_anyones_tabl
 }
 END_TEST
 
+/* ---- The admins' reads (store_reader.h), on SQLite and on PostgreSQL alike ---- */
+
+typedef struct scanned {
+    int hands;
+    char game[32];
+    char options[128];
+    size_t n_actions, n_lines;
+    int64_t units[STORE_SEATS];
+} scanned;
+
+static bool on_scanned(void *ctx, const store_scan_hand *h)
+{
+    scanned *sc = ctx;
+    sc->hands++;
+    snprintf(sc->game, sizeof sc->game, "%s", h->game);
+    snprintf(sc->options, sizeof sc->options, "%s", options_text(h->options));
+    sc->n_actions = h->n_actions;
+    sc->n_lines = h->n_lines;
+    for (size_t i = 0; i < h->n_lines; i++)
+        if (h->lines[i].seat >= 0 && h->lines[i].seat < STORE_SEATS)
+            sc->units[h->lines[i].seat] += h->lines[i].units;
+    return true;
+}
+
+static const char *dumped(const json_t *v)
+{
+    static char text[4096];
+    char *d = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+    snprintf(text, sizeof text, "%s", d ? d : "");
+    free(d);
+    return text;
+}
+
+START_TEST(test_the_admins_reads_give_players_tables_a_hand_with_its_options_and_the_scan)
+{
+    int64_t ann = guest("Ann"), bob = guest("Bob");
+    store_table t = table_template("READS");
+    t.seats[0].player_id = ann;
+    t.seats[1].player_id = bob;
+    answer saved = save_table(&t);
+    expect_ok(&saved);
+    const int64_t hand = begin_hand_with_options(saved.id, 1, "{\"stake\":2}").id;
+    ok(append(hand, 1));
+    ok(append(hand, 2));
+    const store_ledger_entry rows[] = {entry(ann, 0, 4, "settle"), entry(bob, 1, -4, "settle")};
+    ok(finish_numbered(hand, 1, rows, 2));
+
+    store_error error;
+    store_reader *rd = store_reader_open(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &error);
+    ck_assert_msg(rd != NULL, "%s", error.message);
+    json_t *out = NULL;
+
+    store_player_filter pf = {.q = "aN", .limit = 10};
+    ck_assert_int_eq(store_reader_players(rd, &pf, &out, &error), STORE_OK);
+    const json_t *players = json_object_get(out, "players");
+    ck_assert_msg(json_array_size(players) == 1, "%s", dumped(out));
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(players, 0), "id")), ann);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(players, 0), "balance")), 4);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(players, 0), "hands")), 1);
+    ck_assert(json_is_null(json_object_get(out, "next")));
+    json_decref(out);
+    pf = (store_player_filter){.limit = 1};
+    ck_assert_int_eq(store_reader_players(rd, &pf, &out, &error), STORE_OK);
+    ck_assert_int_eq(json_integer_value(json_object_get(out, "next")), bob); /* newest first, a page of one */
+    json_decref(out);
+
+    ck_assert_int_eq(store_reader_player(rd, ann, &out, &error), STORE_OK);
+    const json_t *days = json_object_get(out, "by_day");
+    ck_assert_msg(json_array_size(days) == 1, "%s", dumped(out));
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(days, 0), "net")), 4);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(days, 0), "hands")), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(days, 0), "day")), "2023-11-14"); /* T0_MS, UTC */
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(out, "tables"), 0), "code")),
+                     "READS");
+    json_decref(out);
+    ck_assert_int_eq(store_reader_player(rd, 999999, &out, &error), STORE_NOT_FOUND);
+    ck_assert_ptr_null(out);
+
+    store_table_filter tf = {.code = "READS", .limit = 10};
+    ck_assert_int_eq(store_reader_tables(rd, &tf, &out, &error), STORE_OK);
+    ck_assert_uint_eq(json_array_size(json_object_get(out, "tables")), 1);
+    json_decref(out);
+    tf = (store_table_filter){.state = "closed", .limit = 10};
+    ck_assert_int_eq(store_reader_tables(rd, &tf, &out, &error), STORE_OK);
+    ck_assert_uint_eq(json_array_size(json_object_get(out, "tables")), 0);
+    json_decref(out);
+
+    ck_assert_int_eq(store_reader_table(rd, saved.id, &out, &error), STORE_OK);
+    const json_t *seats = json_object_get(json_array_get(json_object_get(out, "hands"), 0), "seats");
+    ck_assert_msg(json_integer_value(json_object_get(json_array_get(seats, 0), "player")) == ann, "%s", dumped(out));
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(seats, 1), "nickname")), "Bob");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(seats, 1), "net")), -4);
+    ck_assert(json_is_null(json_object_get(json_array_get(seats, 2), "player")));
+    json_decref(out);
+    ck_assert_int_eq(store_reader_table(rd, saved.id + 100, &out, &error), STORE_NOT_FOUND);
+
+    ck_assert_int_eq(store_reader_hand(rd, hand, &out, &error), STORE_OK);
+    ck_assert_str_eq(options_text(json_object_get(json_object_get(out, "hand"), "options")), "{\"stake\":2}");
+    ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(out, "replay"), "actions")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(out, "replay"), "seed")), 77);
+    ck_assert_uint_eq(json_array_size(json_object_get(out, "lines")), 2);
+    json_decref(out);
+    ck_assert_int_eq(store_reader_hand(rd, hand + 100, &out, &error), STORE_NOT_FOUND);
+
+    int64_t hands = 0, lines = 0;
+    ck_assert_int_eq(store_reader_counts(rd, &hands, &lines, &error), STORE_OK);
+    ck_assert_int_eq(hands, 1);
+    ck_assert_int_eq(lines, 2);
+    scanned sc = {0};
+    ck_assert_int_eq(store_reader_scan(rd, on_scanned, &sc, &error), STORE_OK);
+    ck_assert_int_eq(sc.hands, 1);
+    ck_assert_str_eq(sc.game, "tiengow");
+    ck_assert_str_eq(sc.options, "{\"stake\":2}"); /* the hand's own, not the table's */
+    ck_assert_uint_eq(sc.n_actions, 2);
+    ck_assert_uint_eq(sc.n_lines, 2);
+    ck_assert_int_eq(sc.units[0], 4);
+    ck_assert_int_eq(sc.units[1], -4);
+    store_ledger_check check;
+    ck_assert_msg(store_reader_verify_chain(rd, &check, &error) == STORE_OK, "%s", error.message);
+    ck_assert_msg(check.ok, "%s", check.why);
+    ck_assert_int_eq(check.rows_checked, 2);
+    store_reader_close(rd);
+}
+END_TEST
+
 START_TEST(test_history_answers_reflect_every_write_requested_before_them)
 {
     int64_t a = guest("A");
@@ -4093,7 +4219,8 @@ int main(void)
          {test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account,
           test_a_reopened_store_carries_on_with_an_unfinished_hand, test_ids_after_a_restart_follow_the_highest_stored,
           test_an_adjusted_players_tables_leave_out_the_adjustments_table, test_a_tampered_row_is_the_first_bad_row,
-          test_a_deleted_row_breaks_the_chain_at_the_next}},
+          test_a_deleted_row_breaks_the_chain_at_the_next,
+          test_the_admins_reads_give_players_tables_a_hand_with_its_options_and_the_scan}},
         {"database",
          PG_ONLY,
          {test_pg_the_ledger_refuses_updates_deletes_and_truncation,
