@@ -102,10 +102,6 @@ static int verify(const char *db_path, const char *key_path)
     const int chain = verify_chain(db_path, key_path);
     if (chain == 2)
         return 1;
-    if (!strncmp(db_path, "postgresql://", 13) || !strncmp(db_path, "postgres://", 11)) {
-        printf("The hands' replay reads SQLite only for now: on PostgreSQL only the chain was checked.\n");
-        return chain == 0 ? 0 : 1;
-    }
     const int64_t problems = replay_hands(db_path, key_path);
     return chain == 0 && problems == 0 ? 0 : 1;
 }

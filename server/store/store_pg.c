@@ -549,6 +549,7 @@ static const store_backend_ops pg_ops = {
     .adjust = store_pg_adjust,
     .max_player_id = store_pg_max_player_id,
     .verify_ledger = store_pg_verify_ledger,
+    .profile = store_pg_profile,
     .close = pg_close,
     .free = pg_free,
 };

@@ -158,6 +158,10 @@ store_status store_pg_player_tables(void *b, const store_in_player_tables *in, s
                                     store_error *error);
 store_status store_pg_verify_ledger(void *b, store_ledger_check *check, store_error *error);
 
+/* ---- A player's profile (store_pg_profile.c) ---- */
+
+store_status store_pg_profile(void *b, const store_in_profile *in, store_profile **out, store_error *error);
+
 /* ---- Admin (store_pg_admin.c) ---- */
 
 store_status store_pg_ledger_query(void *b, const store_in_ledger *in, store_ledger_line **rows, size_t *n,

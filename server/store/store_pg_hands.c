@@ -284,16 +284,18 @@ store_status store_pg_table_save(void *b, const store_in_table *in, int64_t *id,
     pg_int(&p, t->hands_played);
     pg_int(&p, store_now_ms(&q->options));
     pg_int(&p, t->turn_seconds);
+    pg_bool(&p, t->held);
+    pg_bool(&p, !t->spectator_chat_off);
     if (!create)
         pg_int(&p, t->id);
     PGresult *r = store_pg_run(
         q,
         create ? "INSERT INTO game_tables (game, options, host_player_id, code, is_public, seats, state, game_state,"
-                 " hands_played, created_at, updated_at, turn_seconds)"
-                 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11) RETURNING id"
+                 " hands_played, created_at, updated_at, turn_seconds, held, spectator_chat)"
+                 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13) RETURNING id"
                : "UPDATE game_tables SET game = $1, options = $2, host_player_id = $3, code = $4, is_public = $5,"
                  " seats = $6, state = $7, game_state = $8, hands_played = $9, updated_at = $10, turn_seconds = $11"
-                 " WHERE id = $12 RETURNING id",
+                 ", held = $12, spectator_chat = $13 WHERE id = $14 RETURNING id",
         &p, "saving a table", error);
     free(seats);
     if (r == NULL && error->status == STORE_CONFLICT) /* another server took the code meanwhile */
@@ -347,9 +349,10 @@ store_status store_pg_hand_begin(void *b, const store_in_hand_begin *in, int64_t
     pg_text(&v, in->deal);
     pg_text(&v, in->game_state);
     pg_int(&v, store_now_ms(&q->options));
+    pg_text(&v, in->options); /* NULL: the table's */
     PGresult *r = store_pg_run(q,
-                               "INSERT INTO hands (table_id, number, seed, deal, game_state, started_at)"
-                               " SELECT $1::bigint, $2::bigint, $3::bigint, $4::text, $5::text, $6::bigint"
+                               "INSERT INTO hands (table_id, number, seed, deal, game_state, started_at, options)"
+                               " SELECT $1::bigint, $2::bigint, $3::bigint, $4::text, $5::text, $6::bigint, $7::text"
                                " WHERE EXISTS (SELECT 1 FROM game_tables WHERE id = $1)"
                                " AND NOT EXISTS (SELECT 1 FROM hands WHERE table_id = $1 AND finished_at IS NULL)"
                                " AND NOT EXISTS (SELECT 1 FROM hands WHERE table_id = $1 AND number = $2) RETURNING id",

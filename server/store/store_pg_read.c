@@ -28,7 +28,8 @@ static json_t *stored_json(const PGresult *r, int row, int column, const char *w
 
 /* ---- Hands ---- */
 
-/* Columns 0 to 5 of a hand query into s: id, number, game_state, started_at, finished_at, result. */
+/* Columns 0 to 6 of a hand query into s: id, number, game_state, started_at, finished_at, result,
+ * options (NULL for a hand stored before they were kept with it: the table's). */
 static store_status read_summary_row(const PGresult *r, int row, store_hand_summary *s, store_error *error)
 {
     memset(s, 0, sizeof *s);
@@ -39,6 +40,8 @@ static store_status read_summary_row(const PGresult *r, int row, store_hand_summ
         return error->status;
     s->started_at_ms = pg_get_int(r, row, 3);
     s->finished_at_ms = pg_get_int(r, row, 4);
+    if (!pg_is_null(r, row, 6) && (s->options = stored_json(r, row, 6, "options of hand", s->id, error)) == NULL)
+        return error->status;
     if (pg_is_null(r, row, 5))
         return STORE_OK;
     s->result = stored_json(r, row, 5, "result of hand", s->id, error);
@@ -80,7 +83,7 @@ store_status store_pg_table_hands(void *b, const store_in_hands *in, store_hand_
     pg_int(&p, in->before > 0 ? in->before : INT64_MAX);
     pg_int(&p, in->limit);
     PGresult *r = store_pg_run(q,
-                               "SELECT id, number, game_state, started_at, finished_at, result FROM hands"
+                               "SELECT id, number, game_state, started_at, finished_at, result, options FROM hands"
                                " WHERE table_id = $1 AND number < $2 AND finished_at IS NOT NULL"
                                " ORDER BY number DESC LIMIT $3",
                                &p, "reading a table's hands", error);
@@ -124,7 +127,8 @@ store_status store_pg_player_tables(void *b, const store_in_player_tables *in, s
                                "SELECT t.id, t.code, t.game, t.options, t.state, t.hands_played,"
                                " count(DISTINCT l.hand_id), sum(l.units), max(l.at)"
                                " FROM ledger AS l JOIN game_tables AS t ON t.id = l.table_id"
-                               " WHERE l.player_id = $1 AND t.game <> 'adjustment' AND ($2 = '' OR t.code = $2)"
+                               " WHERE ($1::bigint = 0 OR l.player_id = $1) AND t.game <> 'adjustment'"
+                               " AND ($2 = '' OR t.code = $2)"
                                " GROUP BY t.id ORDER BY max(l.at) DESC, t.id DESC LIMIT $3",
                                &p, "reading a player's tables", error);
     if (r == NULL)
@@ -198,7 +202,7 @@ store_status store_pg_hand_get(void *b, const store_in_hand_get *in, store_hand 
     pg_int(&p, in->table_id);
     pg_int(&p, in->number);
     PGresult *r = store_pg_run(q,
-                               "SELECT id, number, game_state, started_at, finished_at, result, seed, deal"
+                               "SELECT id, number, game_state, started_at, finished_at, result, options, seed, deal"
                                " FROM hands WHERE table_id = $1 AND number = $2",
                                &p, "reading a hand", error);
     if (r == NULL)
@@ -216,8 +220,9 @@ store_status store_pg_hand_get(void *b, const store_in_hand_get *in, store_hand 
             h->id = summary->id;
             h->number = summary->number;
             h->game_state = json_incref(summary->game_state);
-            h->seed = (uint64_t)pg_get_int(r, 0, 6); /* the same 64 bits the store wrote */
-            h->deal = stored_json(r, 0, 7, "deal of hand", h->id, error);
+            h->options = summary->options != NULL ? json_incref(summary->options) : NULL;
+            h->seed = (uint64_t)pg_get_int(r, 0, 7); /* the same 64 bits the store wrote */
+            h->deal = stored_json(r, 0, 8, "deal of hand", h->id, error);
             status = h->deal ? STORE_OK : error->status;
         }
     }
@@ -236,11 +241,13 @@ store_status store_pg_hand_get(void *b, const store_in_hand_get *in, store_hand 
 
 /* ---- Recovery ---- */
 
-static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_id, int64_t units)
+/* Adds units and hands to the player's entry (a new one for a player not in the list yet). */
+static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_id, int64_t units, int64_t hands)
 {
     for (size_t i = 0; i < ot->n_player_scores; i++)
-        if (ot->player_scores[i].player_id == player_id) {
+        if (ot->player_scores[i].player_id == player_id) { /* another seat of theirs: other hands */
             ot->player_scores[i].score += units;
+            ot->player_scores[i].hands += hands;
             return true;
         }
     if (ot->n_player_scores == *cap) {
@@ -251,7 +258,7 @@ static bool add_player_score(store_open_table *ot, size_t *cap, int64_t player_i
         ot->player_scores = grown;
         *cap = grown_cap;
     }
-    ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = player_id, .score = units};
+    ot->player_scores[ot->n_player_scores++] = (store_player_score){.player_id = player_id, .score = units, .hands = hands};
     return true;
 }
 
@@ -263,7 +270,8 @@ static store_status read_scores(store_pg *q, store_open_table *ot, store_error *
     pg_params p = {0};
     pg_int(&p, ot->table.id);
     PGresult *r = store_pg_run(q,
-                               "SELECT l.seat, l.player_id, sum(l.units) FROM hands AS h JOIN ledger AS l"
+                               "SELECT l.seat, l.player_id, sum(l.units), count(DISTINCT l.hand_id)"
+                               " FROM hands AS h JOIN ledger AS l"
                                " ON l.hand_id = h.id WHERE h.table_id = $1 GROUP BY l.seat, l.player_id",
                                &p, "adding up a table's scores", error);
     if (r == NULL)
@@ -278,7 +286,8 @@ static store_status read_scores(store_pg *q, store_open_table *ot, store_error *
         for (int s = 0; s < STORE_SEATS; s++)
             if (bot_row ? s == seat && seats[s].player_id <= 0 && seats[s].bot : seats[s].player_id == player_id)
                 ot->scores[s] += units;
-        if (!bot_row && !add_player_score(ot, &cap, player_id, units))
+        const int64_t hands = pg_get_int(r, i, 3);
+        if (!bot_row && !add_player_score(ot, &cap, player_id, units, hands))
             status = store_error_set(error, STORE_INTERNAL, "Out of memory while adding up a table's scores.");
     }
     PQclear(r);
@@ -324,6 +333,8 @@ static store_status read_table_row(const PGresult *r, int row, store_table *t, s
         return error->status;
     t->hands_played = pg_get_int(r, row, 9);
     t->turn_seconds = (int)pg_get_int(r, row, 10);
+    t->held = pg_get_int(r, row, 11) != 0;
+    t->spectator_chat_off = pg_get_int(r, row, 12) == 0;
     return STORE_OK;
 }
 
@@ -334,7 +345,7 @@ static store_status read_unfinished_hand(store_pg *q, int64_t table_id, store_ha
     pg_params p = {0};
     pg_int(&p, table_id);
     PGresult *r = store_pg_run(q,
-                               "SELECT id, number, seed, deal, game_state FROM hands"
+                               "SELECT id, number, seed, deal, game_state, options FROM hands"
                                " WHERE table_id = $1 AND finished_at IS NULL ORDER BY number LIMIT 1",
                                &p, "loading an unfinished hand", error);
     if (r == NULL)
@@ -354,9 +365,13 @@ static store_status read_unfinished_hand(store_pg *q, int64_t table_id, store_ha
     hand->seed = (uint64_t)pg_get_int(r, 0, 2);
     hand->deal = stored_json(r, 0, 3, "deal of hand", hand->id, error);
     hand->game_state = hand->deal ? stored_json(r, 0, 4, "game state of hand", hand->id, error) : NULL;
+    store_status status = hand->game_state != NULL ? STORE_OK : error->status;
+    if (status == STORE_OK && !pg_is_null(r, 0, 5) &&
+        (hand->options = stored_json(r, 0, 5, "options of hand", hand->id, error)) == NULL)
+        status = error->status; /* NULL: a hand stored before they were kept, the table's */
     PQclear(r);
-    if (hand->game_state == NULL)
-        return error->status;
+    if (status != STORE_OK)
+        return status;
     return read_actions(q, hand, error);
 }
 
@@ -367,8 +382,8 @@ store_status store_pg_recover(void *b, store_recovery **out, store_error *error)
     PGresult *r = store_pg_run(
         q,
         "SELECT id, game, options, host_player_id, code, is_public, seats, state, game_state,"
-        " greatest(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0)), turn_seconds"
-        " FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
+        " greatest(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0)), turn_seconds,"
+        " held, spectator_chat FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
         NULL, "loading the open tables", error);
     if (r == NULL)
         return error->status;

@@ -2,7 +2,8 @@
  * store_reader — the admins' heavy reads on a read-only connection (store_reader.h). Each public
  * function runs in one read transaction; statements are fixed text, each filter switched off by
  * its own parameter, and prepared on each call (a few per request: the cost is microseconds next
- * to the reads).
+ * to the reads). On a postgresql:// database every call goes to store_pg_reader.c, which answers
+ * alike.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,10 +15,12 @@
 
 #include "store_db.h"
 #include "store_key.h"
+#include "store_pg_reader.h"
 #include "store_reader.h"
 #include "store_sqlite_error.h"
 
 struct store_reader {
+    store_pg_reader *pg;             /* a PostgreSQL database: everything is its */
     sqlite3 *db;
     char *path;
     char key_path[4096];
@@ -27,17 +30,19 @@ struct store_reader {
 
 store_reader *store_reader_open(const char *path, const char *key_path, store_error *error)
 {
-    if (!strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11)) {
-        store_error_set(error, STORE_INVALID,
-                        "The admins' reads of players, tables and the integrity replay run on SQLite only for now;"
-                        " on PostgreSQL use psql, and `teahouse admin verify` for the ledger's chain.");
-        return NULL;
-    }
+    const bool pg = !strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11);
     store_reader *r = calloc(1, sizeof *r);
     if (r == NULL || (r->path = strdup(path)) == NULL) {
         free(r);
         store_error_set(error, STORE_INTERNAL, "Out of memory opening %s for reading.", path);
         return NULL;
+    }
+    if (pg) {
+        if ((r->pg = store_pg_reader_open(path, key_path, error)) == NULL) {
+            store_reader_close(r);
+            return NULL;
+        }
+        return r;
     }
     const store_options o = store_options_default();
     if (sodium_init() < 0 || !store_key_path(key_path, path, r->key_path, sizeof r->key_path, error) ||
@@ -57,6 +62,7 @@ void store_reader_close(store_reader *r)
 {
     if (r == NULL)
         return;
+    store_pg_reader_close(r->pg);
     sqlite3_close(r->db);
     sodium_memzero(r->key, sizeof r->key);
     free(r->path);
@@ -65,6 +71,10 @@ void store_reader_close(store_reader *r)
 
 void store_reader_interrupt(store_reader *r)
 {
+    if (r->pg != NULL) {
+        store_pg_reader_interrupt(r->pg);
+        return;
+    }
     sqlite3_interrupt(r->db);
 }
 
@@ -188,6 +198,8 @@ store_status store_reader_players(store_reader *r, const store_player_filter *f,
     if (f->limit < 1 || f->limit > STORE_READER_PAGE_MAX || f->before < 0)
         return store_error_set(error, STORE_INVALID, "A page of players is 1 to %d, below an id of 0 or more.",
                                STORE_READER_PAGE_MAX);
+    if (r->pg != NULL)
+        return store_pg_reader_players(r->pg, f, out, error);
     if (!begin(r, error))
         return error->status;
     sqlite3_stmt *st = prepare(r, players_sql, error);
@@ -269,6 +281,8 @@ static json_t *one_by_id(store_reader *r, const char *sql, int64_t id, json_t *(
 store_status store_reader_player(store_reader *r, int64_t id, json_t **out, store_error *error)
 {
     *out = NULL;
+    if (r->pg != NULL)
+        return store_pg_reader_player(r->pg, id, out, error);
     if (!begin(r, error))
         return error->status;
     bool found;
@@ -336,6 +350,8 @@ store_status store_reader_tables(store_reader *r, const store_table_filter *f, j
     if (f->limit < 1 || f->limit > STORE_READER_PAGE_MAX || f->before < 0)
         return store_error_set(error, STORE_INVALID, "A page of tables is 1 to %d, below an id of 0 or more.",
                                STORE_READER_PAGE_MAX);
+    if (r->pg != NULL)
+        return store_pg_reader_tables(r->pg, f, out, error);
     if (!begin(r, error))
         return error->status;
     sqlite3_stmt *st = prepare(r, tables_sql, error);
@@ -422,6 +438,8 @@ static bool table_seats(store_reader *r, int64_t table_id, json_t *hands, store_
 store_status store_reader_table(store_reader *r, int64_t id, json_t **out, store_error *error)
 {
     *out = NULL;
+    if (r->pg != NULL)
+        return store_pg_reader_table(r->pg, id, out, error);
     if (!begin(r, error))
         return error->status;
     bool found;
@@ -501,6 +519,8 @@ static json_t *seats_of_lines(const json_t *lines)
 store_status store_reader_hand(store_reader *r, int64_t id, json_t **out, store_error *error)
 {
     *out = NULL;
+    if (r->pg != NULL)
+        return store_pg_reader_hand(r->pg, id, out, error);
     if (!begin(r, error))
         return error->status;
     bool found;
@@ -528,6 +548,8 @@ store_status store_reader_hand(store_reader *r, int64_t id, json_t **out, store_
 store_status store_reader_counts(store_reader *r, int64_t *hands, int64_t *rows, store_error *error)
 {
     *hands = *rows = 0;
+    if (r->pg != NULL)
+        return store_pg_reader_counts(r->pg, hands, rows, error);
     sqlite3_stmt *st = prepare(r, "SELECT (SELECT count(*) FROM hands WHERE finished_at IS NOT NULL),"
                                   " (SELECT count(*) FROM ledger)", error);
     if (st == NULL)
@@ -657,6 +679,8 @@ static store_status scan_run(store_reader *r, scan_state *s, store_scan_cb cb, v
 
 store_status store_reader_scan(store_reader *r, store_scan_cb cb, void *ctx, store_error *error)
 {
+    if (r->pg != NULL)
+        return store_pg_reader_scan(r->pg, cb, ctx, error);
     if (!begin(r, error))
         return error->status;
     scan_state s = {0};
@@ -676,6 +700,8 @@ store_status store_reader_scan(store_reader *r, store_scan_cb cb, void *ctx, sto
 
 store_status store_reader_verify_chain(store_reader *r, store_ledger_check *check, store_error *error)
 {
+    if (r->pg != NULL)
+        return store_pg_reader_verify_chain(r->pg, check, error);
     if (!store_db_verify_ledger(r->db, r->path, r->has_key ? r->key : NULL, r->key_path, check, error))
         return error->status;
     return STORE_OK;

@@ -1,5 +1,5 @@
 /*
- * store_reader — the admins' heavy reads of the SQLite database (players, tables, one hand with
+ * store_reader — the admins' heavy reads of the database (players, tables, one hand with
  * its actions, and the whole-database scan the integrity check replays), on a read-only
  * connection of their own. WAL lets it read beside the store's writer: a reader never holds up a
  * hand's writes, and its each answer is one snapshot (one read transaction).
@@ -8,8 +8,9 @@
  * pool, the integrity check on a thread of its own, `teahouse admin verify` on its main thread);
  * one reader is used by one thread at a time. Filters are bound as parameters of fixed statements;
  * no SQL is built from what a client sent. The answers are JSON in the admin API's shapes
- * (protocol/PROTOCOL.md, "Admin HTTP API"), owned by the caller. The in-memory store has no
- * reader: these reads are the SQLite store's only.
+ * (protocol/PROTOCOL.md, "Admin HTTP API"), owned by the caller. On a postgresql:// database the
+ * same reads run on PostgreSQL (store_pg_reader.h), each in one REPEATABLE READ snapshot; the
+ * in-memory store has no reader.
  */
 #ifndef STORE_READER_H
 #define STORE_READER_H

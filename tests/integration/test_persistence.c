@@ -375,6 +375,15 @@ static json_t *wait_frame(table_client *c, const char *type, const char *kind, i
 
 static json_t *stored_hand_options(const char *code, int64_t number)
 {
+    if (use_pg) { /* the same question through a connection of the test's (a code is letters and digits) */
+        char sql[256], text[1024];
+        snprintf(sql, sizeof sql, "SELECT h.options FROM hands h JOIN game_tables t ON t.id = h.table_id"
+                 " WHERE t.code = '%s' AND h.number = %" PRId64, code, number);
+        pg_test_text(db_path, sql, text, sizeof text);
+        json_t *options = json_loads(text, 0, NULL);
+        ck_assert_msg(options != NULL, "hand %" PRId64 " of %s has no options stored: \"%s\"", number, code, text);
+        return options;
+    }
     sqlite3 *db = open_db();
     sqlite3_stmt *stmt = NULL;
     ck_assert_int_eq(sqlite3_prepare_v2(db,
@@ -1056,6 +1065,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, test_accounts_register_login_logout);
         tcase_add_test(tc, test_a_table_member_reads_its_history_and_replays_a_hand);
         tcase_add_test(tc, test_a_closed_tables_history_stays_with_those_who_played_there_and_its_replays_with_the_code);
+        tcase_add_test(tc, test_a_restart_keeps_the_hosts_options_hold_and_watchers_chat_and_each_hand_its_own_stake);
         suite_add_tcase(suite, tc);
         SRunner *runner = srunner_create(suite);
         srunner_run_all(runner, CK_NORMAL);

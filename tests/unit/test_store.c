@@ -27,10 +27,12 @@
 #include <sodium.h>
 #include <uv.h>
 
+#include "migrate.h"
 #include "store.h"
 #include "store_ledger.h"
 #include "store_memory.h"
 #include "store_password.h"
+#include "store_reader.h"
 #include "store_test_pg.h"
 #include "store_test_util.h"
 
@@ -2658,6 +2660,7 @@ typedef struct summary_copy {
     char game_state_text[128];
     bool has_result;
     char result_text[128];
+    char options_text[128]; /* the options it was played under, "" for none (the table's) */
 } summary_copy;
 
 typedef struct history_answer {
@@ -2667,8 +2670,9 @@ typedef struct history_answer {
     size_t n;
     summary_copy hands[100];
     bool has_hand;
-    store_hand hand;        /* deal, game state and actions NULL: see below */
+    store_hand hand;        /* deal, game state, options and actions NULL: see below */
     char deal_text[128];
+    char options_text[128]; /* "" for none */
     char game_state_text[128];
     size_t n_actions;
     store_action actions[40];  /* action NULL: see action_text */
@@ -2685,6 +2689,10 @@ static void copy_summary(summary_copy *out, const store_hand_summary *s)
     out->has_result = s->result != NULL;
     char *text = s->result ? json_dumps(s->result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     snprintf(out->result_text, sizeof out->result_text, "%s", text ? text : "");
+    free(text);
+    out->s.options = NULL;
+    text = s->options ? json_dumps(s->options, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    snprintf(out->options_text, sizeof out->options_text, "%s", text ? text : "");
     free(text);
 }
 
@@ -2714,6 +2722,10 @@ static void on_hand(void *ctx, const store_error *error, const store_hand *hand,
     a->hand.deal = NULL;
     a->hand.game_state = NULL;
     a->hand.actions = NULL;
+    a->hand.options = NULL;
+    char *options = hand->options ? json_dumps(hand->options, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    snprintf(a->options_text, sizeof a->options_text, "%s", options ? options : "");
+    free(options);
     snprintf(a->game_state_text, sizeof a->game_state_text, "%s", state_text(hand->game_state));
     char *deal = json_dumps(hand->deal, JSON_COMPACT);
     snprintf(a->deal_text, sizeof a->deal_text, "%s", deal ? deal : "");
@@ -2969,6 +2981,254 @@ START_TEST(test_an_unfinished_or_unknown_hand_is_not_found)
     ck_assert_int_eq(h->error.status, STORE_OK);
     ck_assert_int_ne(h->hand.id, f.hand_ids[2]);
     ck_assert_str_eq(h->hands[0].result_text, "{\"hand\":102}");
+}
+END_TEST
+
+/* ---- Host controls: a table's hold and watchers' chat, each hand's own options ---- */
+
+/* Begins hand number of the table under options (NULL: the table's). */
+static answer begin_hand_with_options(int64_t table_id, int64_t number, const char *options)
+{
+    json_t *deal = json_loads("[[1,2],[3,4],[5,6],[7,8]]", 0, NULL);
+    json_t *opts = options ? json_loads(options, 0, NULL) : NULL;
+    ck_assert(options == NULL || opts != NULL);
+    store_hand_start h = {.table_id = table_id, .number = number, .seed = 77, .deal = deal, .game_state = next_state,
+                          .options = opts};
+    answer a = {0};
+    ck_assert(store_hand_begin(st, &h, on_id, &a));
+    json_decref(deal);
+    json_decref(opts);
+    wait_for(&a);
+    expect_ok(&a);
+    return a;
+}
+
+static const char *options_text(const json_t *options)
+{
+    static char text[128];
+    char *dumped = options ? json_dumps(options, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    snprintf(text, sizeof text, "%s", dumped ? dumped : "");
+    free(dumped);
+    return text;
+}
+
+START_TEST(test_a_tables_hold_watchers_chat_hand_options_and_each_players_hands_come_back_in_recovery)
+{
+    int64_t a = guest("A"), b = guest("B");
+    store_table t = table_template("HOLD");
+    t.seats[0].player_id = a;
+    t.seats[1].player_id = b;
+    t.held = true;
+    t.spectator_chat_off = true;
+    answer saved = save_table(&t);
+    expect_ok(&saved);
+    t.id = saved.id;
+    store_table plain = table_template("PLAIN"); /* the defaults: not held, watchers may chat */
+    answer saved_plain = save_table(&plain);
+    expect_ok(&saved_plain);
+
+    /* A plays both hands, at seat 0 then at seat 2; B the first only. */
+    const store_ledger_entry r1[] = {entry(a, 0, 3, "settle"), entry(b, 1, -3, "settle")};
+    ok(finish_numbered(begin_hand_with_options(t.id, 1, "{\"stake\":1}").id, 1, r1, 2));
+    const store_ledger_entry r2[] = {entry(a, 2, 5, "settle"), entry(0, 1, -5, "settle")};
+    ok(finish_numbered(begin_hand_with_options(t.id, 2, "{\"stake\":2}").id, 2, r2, 2));
+    begin_hand_with_options(t.id, 3, "{\"stake\":5,\"wen_zun\":true}");
+    begin_hand_with_options(saved_plain.id, 1, NULL);
+
+    store_recovery *r = recover();
+    ck_assert_uint_eq(r->n_tables, 2);
+    const store_open_table *ot = &r->tables[0];
+    ck_assert_int_eq(ot->table.id, t.id);
+    ck_assert(ot->table.held);
+    ck_assert(ot->table.spectator_chat_off);
+    ck_assert_ptr_nonnull(ot->hand);
+    ck_assert_str_eq(options_text(ot->hand->options), "{\"stake\":5,\"wen_zun\":true}");
+    ck_assert_uint_eq(ot->n_player_scores, 2);
+    for (size_t i = 0; i < ot->n_player_scores; i++) {
+        const store_player_score *ps = &ot->player_scores[i];
+        ck_assert_msg(ps->player_id == a || ps->player_id == b, "player %" PRId64, ps->player_id);
+        ck_assert_int_eq(ps->hands, ps->player_id == a ? 2 : 1);
+        ck_assert_int_eq(ps->score, ps->player_id == a ? 8 : -3);
+    }
+    const store_open_table *other = &r->tables[1];
+    ck_assert(!other->table.held);
+    ck_assert(!other->table.spectator_chat_off);
+    ck_assert_ptr_nonnull(other->hand);
+    ck_assert_ptr_null(other->hand->options); /* none kept: the table's */
+    store_recovery_free(r);
+
+    /* Released and chat on again: a save replaces both. */
+    t.held = false;
+    t.spectator_chat_off = false;
+    ok(save_table(&t));
+    r = recover();
+    ck_assert(!r->tables[0].table.held);
+    ck_assert(!r->tables[0].table.spectator_chat_off);
+    store_recovery_free(r);
+}
+END_TEST
+
+START_TEST(test_a_finished_hand_comes_back_with_its_own_options_and_anyones_tables_are_found_by_code)
+{
+    int64_t a = guest("A"), b = guest("B");
+    store_table t = table_template("SHARED");
+    answer saved = save_table(&t);
+    expect_ok(&saved);
+    const store_ledger_entry r1[] = {entry(a, 0, 4, "settle"), entry(b, 1, -4, "settle")};
+    ok(finish_numbered(begin_hand_with_options(saved.id, 1, "{\"stake\":3}").id, 1, r1, 2));
+    const store_ledger_entry r2[] = {entry(a, 0, -1, "settle"), entry(0, 1, 1, "settle")};
+    ok(finish_numbered(begin_hand_with_options(saved.id, 2, NULL).id, 2, r2, 2));
+    int64_t idle = new_table("IDLE"); /* no finished hand */
+    begin_hand_with_options(idle, 1, "{\"stake\":9}");
+
+    history_answer *page = table_hands(saved.id, 0, 10);
+    ck_assert_int_eq(page->error.status, STORE_OK);
+    ck_assert_uint_eq(page->n, 2);
+    ck_assert_str_eq(page->hands[0].options_text, ""); /* hand 2: the table's */
+    ck_assert_str_eq(page->hands[1].options_text, "{\"stake\":3}");
+    history_answer *h = hand_get(saved.id, 1);
+    ck_assert_int_eq(h->error.status, STORE_OK);
+    ck_assert_str_eq(h->options_text, "{\"stake\":3}");
+    ck_assert_str_eq(h->hands[0].options_text, "{\"stake\":3}");
+    ck_assert_str_eq(hand_get(saved.id, 2)->options_text, "");
+
+    /* Any player: the table by its code, every seat's rows counted. */
+    played_answer got = played(STORE_ANY_PLAYER, "SHARED", 10);
+    ck_assert_int_eq(got.error.status, STORE_OK);
+    ck_assert_uint_eq(got.n, 1);
+    ck_assert_int_eq(got.t[0].table_id, saved.id);
+    ck_assert_int_eq(got.t[0].hands, 2);
+    ck_assert_int_eq(got.t[0].units, 0);
+    ck_assert_uint_eq(played(STORE_ANY_PLAYER, "IDLE", 10).n, 0);
+    ck_assert_uint_eq(played(STORE_ANY_PLAYER, "NOSUCH", 10).n, 0);
+    ck_assert_uint_eq(played(STORE_ANY_PLAYER, "", 10).n, 1);
+    ck_assert_uint_eq(played(b, "SHARED", 10).n, 1);
+    ck_assert_int_eq(played(b, "SHARED", 10).t[0].hands, 1); /* one player's: their own rows */
+}
+END_TEST
+
+/* ---- The admins' reads (store_reader.h), on SQLite and on PostgreSQL alike ---- */
+
+typedef struct scanned {
+    int hands;
+    char game[32];
+    char options[128];
+    size_t n_actions, n_lines;
+    int64_t units[STORE_SEATS];
+} scanned;
+
+static bool on_scanned(void *ctx, const store_scan_hand *h)
+{
+    scanned *sc = ctx;
+    sc->hands++;
+    snprintf(sc->game, sizeof sc->game, "%s", h->game);
+    snprintf(sc->options, sizeof sc->options, "%s", options_text(h->options));
+    sc->n_actions = h->n_actions;
+    sc->n_lines = h->n_lines;
+    for (size_t i = 0; i < h->n_lines; i++)
+        if (h->lines[i].seat >= 0 && h->lines[i].seat < STORE_SEATS)
+            sc->units[h->lines[i].seat] += h->lines[i].units;
+    return true;
+}
+
+static const char *dumped(const json_t *v)
+{
+    static char text[4096];
+    char *d = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+    snprintf(text, sizeof text, "%s", d ? d : "");
+    free(d);
+    return text;
+}
+
+START_TEST(test_the_admins_reads_give_players_tables_a_hand_with_its_options_and_the_scan)
+{
+    int64_t ann = guest("Ann"), bob = guest("Bob");
+    store_table t = table_template("READS");
+    t.seats[0].player_id = ann;
+    t.seats[1].player_id = bob;
+    answer saved = save_table(&t);
+    expect_ok(&saved);
+    const int64_t hand = begin_hand_with_options(saved.id, 1, "{\"stake\":2}").id;
+    ok(append(hand, 1));
+    ok(append(hand, 2));
+    const store_ledger_entry rows[] = {entry(ann, 0, 4, "settle"), entry(bob, 1, -4, "settle")};
+    ok(finish_numbered(hand, 1, rows, 2));
+
+    store_error error;
+    store_reader *rd = store_reader_open(use_pg ? pg_uri : dir.db, use_pg ? pg_key : NULL, &error);
+    ck_assert_msg(rd != NULL, "%s", error.message);
+    json_t *out = NULL;
+
+    store_player_filter pf = {.q = "aN", .limit = 10};
+    ck_assert_int_eq(store_reader_players(rd, &pf, &out, &error), STORE_OK);
+    const json_t *players = json_object_get(out, "players");
+    ck_assert_msg(json_array_size(players) == 1, "%s", dumped(out));
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(players, 0), "id")), ann);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(players, 0), "balance")), 4);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(players, 0), "hands")), 1);
+    ck_assert(json_is_null(json_object_get(out, "next")));
+    json_decref(out);
+    pf = (store_player_filter){.limit = 1};
+    ck_assert_int_eq(store_reader_players(rd, &pf, &out, &error), STORE_OK);
+    ck_assert_int_eq(json_integer_value(json_object_get(out, "next")), bob); /* newest first, a page of one */
+    json_decref(out);
+
+    ck_assert_int_eq(store_reader_player(rd, ann, &out, &error), STORE_OK);
+    const json_t *days = json_object_get(out, "by_day");
+    ck_assert_msg(json_array_size(days) == 1, "%s", dumped(out));
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(days, 0), "net")), 4);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(days, 0), "hands")), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(days, 0), "day")), "2023-11-14"); /* T0_MS, UTC */
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(out, "tables"), 0), "code")),
+                     "READS");
+    json_decref(out);
+    ck_assert_int_eq(store_reader_player(rd, 999999, &out, &error), STORE_NOT_FOUND);
+    ck_assert_ptr_null(out);
+
+    store_table_filter tf = {.code = "READS", .limit = 10};
+    ck_assert_int_eq(store_reader_tables(rd, &tf, &out, &error), STORE_OK);
+    ck_assert_uint_eq(json_array_size(json_object_get(out, "tables")), 1);
+    json_decref(out);
+    tf = (store_table_filter){.state = "closed", .limit = 10};
+    ck_assert_int_eq(store_reader_tables(rd, &tf, &out, &error), STORE_OK);
+    ck_assert_uint_eq(json_array_size(json_object_get(out, "tables")), 0);
+    json_decref(out);
+
+    ck_assert_int_eq(store_reader_table(rd, saved.id, &out, &error), STORE_OK);
+    const json_t *seats = json_object_get(json_array_get(json_object_get(out, "hands"), 0), "seats");
+    ck_assert_msg(json_integer_value(json_object_get(json_array_get(seats, 0), "player")) == ann, "%s", dumped(out));
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(seats, 1), "nickname")), "Bob");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(seats, 1), "net")), -4);
+    ck_assert(json_is_null(json_object_get(json_array_get(seats, 2), "player")));
+    json_decref(out);
+    ck_assert_int_eq(store_reader_table(rd, saved.id + 100, &out, &error), STORE_NOT_FOUND);
+
+    ck_assert_int_eq(store_reader_hand(rd, hand, &out, &error), STORE_OK);
+    ck_assert_str_eq(options_text(json_object_get(json_object_get(out, "hand"), "options")), "{\"stake\":2}");
+    ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(out, "replay"), "actions")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(out, "replay"), "seed")), 77);
+    ck_assert_uint_eq(json_array_size(json_object_get(out, "lines")), 2);
+    json_decref(out);
+    ck_assert_int_eq(store_reader_hand(rd, hand + 100, &out, &error), STORE_NOT_FOUND);
+
+    int64_t hands = 0, lines = 0;
+    ck_assert_int_eq(store_reader_counts(rd, &hands, &lines, &error), STORE_OK);
+    ck_assert_int_eq(hands, 1);
+    ck_assert_int_eq(lines, 2);
+    scanned sc = {0};
+    ck_assert_int_eq(store_reader_scan(rd, on_scanned, &sc, &error), STORE_OK);
+    ck_assert_int_eq(sc.hands, 1);
+    ck_assert_str_eq(sc.game, "tiengow");
+    ck_assert_str_eq(sc.options, "{\"stake\":2}"); /* the hand's own, not the table's */
+    ck_assert_uint_eq(sc.n_actions, 2);
+    ck_assert_uint_eq(sc.n_lines, 2);
+    ck_assert_int_eq(sc.units[0], 4);
+    ck_assert_int_eq(sc.units[1], -4);
+    store_ledger_check check;
+    ck_assert_msg(store_reader_verify_chain(rd, &check, &error) == STORE_OK, "%s", error.message);
+    ck_assert_msg(check.ok, "%s", check.why);
+    ck_assert_int_eq(check.rows_checked, 2);
+    store_reader_close(rd);
 }
 END_TEST
 
@@ -3821,9 +4081,14 @@ START_TEST(test_pg_a_store_needs_its_key_file_named_and_refuses_another_key)
 }
 END_TEST
 
+const migrate_step *migrate_builtin_pg(size_t *count); /* generated from migrations/pg/ (store_pg.c) */
+
 START_TEST(test_pg_a_database_of_a_newer_schema_is_refused_untouched)
 {
-    ck_assert_int_eq(on_disk("SELECT version FROM teahouse_schema"), 1); /* migrations/pg/0001 */
+    size_t steps = 0;
+    const migrate_step *builtin = migrate_builtin_pg(&steps); /* migrations/pg/, the last step reached */
+    ck_assert_uint_ge(steps, 2);
+    ck_assert_int_eq(on_disk("SELECT version FROM teahouse_schema"), builtin[steps - 1].version);
     ck_assert_int_eq(on_disk("SELECT count(*) FROM teahouse_schema"), 1);
     close_store();
     on_disk_exec("UPDATE teahouse_schema SET version = 99");
@@ -3913,7 +4178,9 @@ int main(void)
           test_a_hand_summary_has_its_start_players_units_and_result,
           test_a_page_of_hands_is_one_to_a_hundred_and_an_unknown_table_has_none,
           test_a_finished_hand_comes_back_with_its_actions_in_order, test_a_natural_hand_comes_back_with_no_actions,
-          test_an_unfinished_or_unknown_hand_is_not_found, test_history_answers_reflect_every_write_requested_before_them}},
+          test_an_unfinished_or_unknown_hand_is_not_found, test_history_answers_reflect_every_write_requested_before_them,
+          test_a_tables_hold_watchers_chat_hand_options_and_each_players_hands_come_back_in_recovery,
+          test_a_finished_hand_comes_back_with_its_own_options_and_anyones_tables_are_found_by_code}},
         {"ledger",
          BOTH,
          {test_finishing_writes_the_last_action_result_ledger_and_game_state,
@@ -3952,7 +4219,8 @@ int main(void)
          {test_a_guest_session_outlives_a_restart_and_the_guest_becoming_an_account,
           test_a_reopened_store_carries_on_with_an_unfinished_hand, test_ids_after_a_restart_follow_the_highest_stored,
           test_an_adjusted_players_tables_leave_out_the_adjustments_table, test_a_tampered_row_is_the_first_bad_row,
-          test_a_deleted_row_breaks_the_chain_at_the_next}},
+          test_a_deleted_row_breaks_the_chain_at_the_next,
+          test_the_admins_reads_give_players_tables_a_hand_with_its_options_and_the_scan}},
         {"database",
          PG_ONLY,
          {test_pg_the_ledger_refuses_updates_deletes_and_truncation,

@@ -1,6 +1,8 @@
 /*
  * store_profile — a player's profile as the store answers it (store_profile_get), on both backends
- * (each case runs on SQLite, then on the in-memory store, which must answer alike):
+ * (each case runs on SQLite, then on the in-memory store, which must answer alike; beside a
+ * PostgreSQL cluster, tests/pg/with_cluster.sh, they run on PostgreSQL instead, in a new database
+ * each, which must answer alike too):
  *   - an unknown player is not_found; a bad page size or cursor is invalid;
  *   - totals per game and the balance count every table, private ones too;
  *   - for anyone else (public_only) a private table and its hands are left out of the pages;
@@ -20,6 +22,7 @@
 #include "profile_test_util.h"
 #include "store.h"
 #include "store_memory.h"
+#include "store_test_pg.h"
 #include "store_test_util.h"
 
 #define DAY 86400000LL
@@ -28,6 +31,9 @@ static uv_loop_t loop;
 static store *st;
 static scratch_dir scratch;
 static int64_t now_ms;
+static char pg_name[64];  /* backend 2: the test's database, "" when none */
+static char pg_uri[512];
+static char pg_key[160];
 
 static int64_t test_clock(void *ctx)
 {
@@ -35,17 +41,24 @@ static int64_t test_clock(void *ctx)
     return now_ms;
 }
 
-/* Backend 0: SQLite in a scratch directory; 1: in memory. */
+/* Backend 0: SQLite in a scratch directory; 1: in memory; 2: PostgreSQL, a database of its own in
+ * the cluster (its ledger key in a scratch directory). */
 static void open_store(int backend)
 {
     ck_assert_int_eq(uv_loop_init(&loop), 0);
     now_ms = 1767225600000LL + 10 * 3600 * 1000; /* 2026-01-01 10:00 UTC */
     store_options o = store_options_default();
     o.clock_ms = test_clock;
-    if (backend == 0) {
+    pg_name[0] = '\0';
+    if (backend == 0 || backend == 2) {
         scratch_make(&scratch);
+        if (backend == 2) {
+            pg_test_create(pg_name, sizeof pg_name, pg_uri, sizeof pg_uri);
+            snprintf(pg_key, sizeof pg_key, "%s/ledger.key", scratch.dir);
+            o.ledger_key_path = pg_key;
+        }
         store_error error;
-        st = store_open(&loop, scratch.db, &o, &error);
+        st = store_open(&loop, backend == 2 ? pg_uri : scratch.db, &o, &error);
         ck_assert_msg(st != NULL, "%s", error.message);
     } else {
         scratch.dir[0] = '\0';
@@ -61,6 +74,8 @@ static void close_store(void)
     ck_assert_int_eq(uv_loop_close(&loop), 0);
     if (scratch.dir[0] != '\0')
         scratch_remove(&scratch);
+    if (pg_name[0] != '\0')
+        pg_test_drop(pg_name);
 }
 
 typedef struct got {
@@ -289,13 +304,15 @@ static Suite *suite(void)
     Suite *s = suite_create("store_profile");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
-    /* loop index: 0 SQLite, 1 in memory */
-    tcase_add_loop_test(tc, test_an_unknown_player_is_not_found_and_a_bad_page_is_invalid, 0, 2);
-    tcase_add_loop_test(tc, test_totals_per_game_and_the_balance_count_every_table_private_ones_too, 0, 2);
-    tcase_add_loop_test(tc, test_for_anyone_else_a_private_table_and_its_hands_are_left_out, 0, 2);
-    tcase_add_loop_test(tc, test_tables_come_most_recently_played_first_with_their_hands_net_and_state, 0, 2);
-    tcase_add_loop_test(tc, test_pages_go_by_cursor_without_repeating_or_losing_one_and_say_when_there_are_more, 0, 2);
-    tcase_add_loop_test(tc, test_the_balance_series_has_each_day_s_closing_balance_oldest_first, 0, 2);
+    /* loop index: 0 SQLite, 1 in memory; beside a PostgreSQL cluster, 2 PostgreSQL alone */
+    const int first = pg_test_base() != NULL ? 2 : 0, end = pg_test_base() != NULL ? 3 : 2;
+    tcase_add_loop_test(tc, test_an_unknown_player_is_not_found_and_a_bad_page_is_invalid, first, end);
+    tcase_add_loop_test(tc, test_totals_per_game_and_the_balance_count_every_table_private_ones_too, first, end);
+    tcase_add_loop_test(tc, test_for_anyone_else_a_private_table_and_its_hands_are_left_out, first, end);
+    tcase_add_loop_test(tc, test_tables_come_most_recently_played_first_with_their_hands_net_and_state, first, end);
+    tcase_add_loop_test(tc, test_pages_go_by_cursor_without_repeating_or_losing_one_and_say_when_there_are_more, first,
+                        end);
+    tcase_add_loop_test(tc, test_the_balance_series_has_each_day_s_closing_balance_oldest_first, first, end);
     suite_add_tcase(s, tc);
     return s;
 }
