@@ -97,6 +97,10 @@ static void free_when_idle(store *s)
 static void count_request(store *s, int delta)
 {
     s->unanswered += delta;
+    /* Once the store closes, its runner's handle is closed and may be freed before the last
+     * password work comes back from the pool: nothing is referenced any more. */
+    if (s->closing)
+        return;
     if (s->unanswered == 1 && delta > 0)
         s->runner->busy(s, true);
     else if (s->unanswered == 0)
