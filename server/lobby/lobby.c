@@ -1039,6 +1039,8 @@ size_t lobby_restore(lobby *l, const store_recovery *rec)
     size_t reopened = 0;
     for (size_t i = 0; i < rec->n_tables; i++) {
         const store_open_table *t = &rec->tables[i];
+        if (find_room(l, t->table.code) != NULL)
+            continue; /* open here already: a takeover (server/cluster/) reads all this node's tables */
         const game_ops *game = game_find(t->table.game);
         if (game == NULL) {
             log_error("table %s: unknown game \"%s\"; left as it is", t->table.code, t->table.game);
