@@ -322,6 +322,10 @@ static int serve(const config *cfg)
         close_loop(&a);
         return 1;
     }
+    if (a.cluster != NULL) { /* join_table of a table on another node answers where it lives */
+        lobby_cfg.where = cluster_where;
+        lobby_cfg.where_ctx = a.cluster;
+    }
     store_recovery *recovery = NULL;
     if (!store_recover(a.store, &recovery, &store_err)) {
         log_error("cannot read the open tables from %s: %s", cfg->db_path, store_err.message);

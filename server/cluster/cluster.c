@@ -6,6 +6,7 @@
  *                      becomes this node's, with a fresh lease.
  *   beat (each 2 s):   upsert the node's row and, in the same statement, renew the leases of all
  *                      its open tables.
+ *   where (each 2 s):  the open tables other live nodes own, for join_table's "moved".
  *   take (each 2 s):   open tables of another node whose lease lapsed become this node's; the
  *                      ids returned are counted, and the loop woken when there are any.
  * Two nodes taking at once: PostgreSQL locks each row the first UPDATE changes and the second
@@ -25,6 +26,12 @@
 #include "cluster.h"
 #include "log.h"
 
+typedef struct cluster_place {
+    char code[16];
+    char node[40];
+    char ws[256];
+} cluster_place;
+
 struct cluster {
     char *uri;
     char node_id[40];
@@ -37,6 +44,8 @@ struct cluster {
     bool stopping;                /* guarded by lock */
     size_t taken;                 /* guarded by lock: tables taken over, not yet told to the loop */
     uv_async_t async;
+    cluster_place *places;        /* guarded by lock: other nodes' open tables, by code */
+    size_t n_places;
     cluster_takeover_fn on_takeover;
     void *data;
 };
@@ -58,6 +67,67 @@ static const char START_SQL[] =
 static const char TAKE_SQL[] =
     "UPDATE game_tables SET owner_node = $1, lease_until = now() + make_interval(secs => $2::int)"
     " WHERE state <> 'closed' AND lease_until < now() AND owner_node IS DISTINCT FROM $1 RETURNING id";
+
+static bool connected(cluster *c);
+
+static const char DIRECTORY_SQL[] =
+    "SELECT t.code, t.owner_node, n.address FROM game_tables AS t JOIN nodes AS n ON n.id = t.owner_node"
+    " WHERE t.state <> 'closed' AND t.owner_node <> $1 AND t.lease_until > now() ORDER BY t.code LIMIT 100000";
+
+static int by_code(const void *a, const void *b)
+{
+    return strcmp(((const cluster_place *)a)->code, ((const cluster_place *)b)->code);
+}
+
+/* Reads the directory (sorted by code) and swaps it in. */
+static void read_directory(cluster *c)
+{
+    if (!connected(c))
+        return;
+    const char *params[1] = {c->node_id};
+    PGresult *r = PQexecParams(c->conn, DIRECTORY_SQL, 1, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        log_warn("node %s: reading where the other tables are failed: %s", c->node_id, PQerrorMessage(c->conn));
+        PQclear(r);
+        return;
+    }
+    size_t n = (size_t)PQntuples(r);
+    cluster_place *places = n > 0 ? calloc(n, sizeof *places) : NULL;
+    if (n > 0 && places == NULL) {
+        PQclear(r);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        snprintf(places[i].code, sizeof places[i].code, "%s", PQgetvalue(r, (int)i, 0));
+        snprintf(places[i].node, sizeof places[i].node, "%s", PQgetvalue(r, (int)i, 1));
+        snprintf(places[i].ws, sizeof places[i].ws, "%s", PQgetvalue(r, (int)i, 2));
+    }
+    PQclear(r);
+    qsort(places, n, sizeof *places, by_code); /* in C's order, whatever the database's collation */
+    uv_mutex_lock(&c->lock);
+    cluster_place *old = c->places;
+    c->places = places;
+    c->n_places = n;
+    uv_mutex_unlock(&c->lock);
+    free(old);
+}
+
+bool cluster_where(void *ctx, const char *code, char *node, size_t node_cap, char *ws, size_t ws_cap)
+{
+    cluster *c = ctx;
+    cluster_place key;
+    snprintf(key.code, sizeof key.code, "%s", code);
+    bool found = false;
+    uv_mutex_lock(&c->lock);
+    const cluster_place *p = c->n_places > 0 ? bsearch(&key, c->places, c->n_places, sizeof key, by_code) : NULL;
+    if (p != NULL) {
+        snprintf(node, node_cap, "%s", p->node);
+        snprintf(ws, ws_cap, "%s", p->ws);
+        found = true;
+    }
+    uv_mutex_unlock(&c->lock);
+    return found;
+}
 
 char *cluster_uri(const char *uri, const char *node_id, int lease_seconds)
 {
@@ -107,6 +177,7 @@ static long run(cluster *c, const char *sql, const char *p1, const char *p2, con
 static void beat(cluster *c)
 {
     run(c, BEAT_SQL, c->node_id, c->lease, c->address, "the heartbeat");
+    read_directory(c);
     long taken = run(c, TAKE_SQL, c->node_id, c->lease, NULL, "taking over lapsed tables");
     if (taken <= 0)
         return;
@@ -146,6 +217,7 @@ static void on_async(uv_async_t *async)
 
 static void free_fields(cluster *c)
 {
+    free(c->places);
     PQfinish(c->conn);
     free(c->uri);
     free(c->address);
@@ -190,6 +262,7 @@ cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, cluster_takeo
     log_info("node %s (%s): %ld open table(s) are this node's", c->node_id, c->address, claimed);
     uv_mutex_init(&c->lock);
     uv_cond_init(&c->wake);
+    read_directory(c);
     uv_async_init(loop, &c->async, on_async);
     c->async.data = c;
     if (uv_thread_create(&c->thread, heartbeat_thread, c) != 0) {

@@ -12,6 +12,10 @@
  * tables as a restart does (store_recover, lobby_restore: the unfinished hand replayed from its
  * stored actions, same tiles, same seats).
  *
+ * Directory: each heartbeat also reads which open tables other live nodes own (code, node, address;
+ * one SELECT, at most CLUSTER_DIRECTORY_MAX rows), so that a join_table for a table elsewhere is
+ * answered "moved" without a round trip; it is at most a heartbeat old.
+ *
  * Threads: the heartbeat runs on a thread of its own with a connection of its own, so the loop
  * never waits on PostgreSQL for it; only the wake-up (a uv_async) touches the loop.
  * Lifecycle: cluster_start (before the store's recovery: it claims this node's tables),
@@ -27,6 +31,7 @@
 #include <uv.h>
 
 #define CLUSTER_BEAT_MS 2000 /* a node's heartbeat period */
+#define CLUSTER_DIRECTORY_MAX 100000 /* other nodes' open tables known at most */
 
 typedef struct cluster cluster;
 
@@ -49,6 +54,10 @@ char *cluster_uri(const char *uri, const char *node_id, int lease_seconds);
  * heartbeat. NULL and a message in error on failure. */
 cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, cluster_takeover_fn on_takeover, void *data,
                        char *error, size_t error_cap);
+
+/* Where the open table `code` lives when another live node owns it: its node and the address
+ * clients reach that node at (from the directory each heartbeat reads). Any thread. */
+bool cluster_where(void *c, const char *code, char *node, size_t node_cap, char *ws, size_t ws_cap);
 
 /* Stops the heartbeat (joins its thread) and closes the wake-up; the tables' leases lapse. */
 void cluster_stop(cluster *c);

@@ -697,6 +697,18 @@ static void join_table(request *q, room *r)
             return;
         }
     }
+    char node[64], ws[256];
+    if (r == NULL && l->config.where != NULL &&
+        l->config.where(l->config.where_ctx, m->code, node, sizeof node, ws, sizeof ws)) {
+        /* Open on another node: the client is told where (PROTOCOL.md, "Several nodes"); a try
+         * that found a table, as a join here would be. */
+        throttle_allow(l->code_misses, key, now, NULL);
+        json_t *moved = json_pack("{s:s, s:s, s:s, s:s}", "type", "moved", "table", m->code, "node", node, "ws", ws);
+        if (m->id != NULL)
+            json_object_set(moved, "id", m->id);
+        lobby_send_json(q->c, moved);
+        return;
+    }
     if (r == NULL) {
         throttle_allow(l->code_misses, key, now, NULL); /* the try */
         throttle_fail(l->code_misses, key, now);        /* and the miss, which may lengthen the wait */

@@ -220,7 +220,7 @@ static double now_seconds(void)
 
 /* --- the tests --- */
 
-START_TEST(test_every_node_registers_and_heartbeats_and_owns_the_tables_it_makes)
+START_TEST(test_every_node_registers_heartbeats_owns_its_tables_and_sends_joiners_to_the_owner)
 {
     fresh_db();
     start_nodes(2);
@@ -237,6 +237,24 @@ START_TEST(test_every_node_registers_and_heartbeats_and_owns_the_tables_it_makes
                      1);
     ck_assert_int_eq(pg_test_int(db_uri, "SELECT count(*) FROM nodes WHERE heartbeat_at > now() - interval '3 s'"), 2);
     ck_assert_int_eq(owner_of(a.code), 1); /* the other node did not take a table whose lease holds */
+
+    /* a private table joined through the other node: told where it lives, and gets in there */
+    table_client b;
+    connect_to(&b, 0, "Bo", NULL);
+    json_t *moved = request_ok(&b, json_pack("{s:s, s:s}", "type", "join_table", "code", a.code), "moved");
+    ck_assert_str_eq(json_string_value(json_object_get(moved, "table")), a.code);
+    ck_assert_str_eq(json_string_value(json_object_get(moved, "node")), "n2");
+    ck_assert_str_eq(json_string_value(json_object_get(moved, "ws")), "/n/n2/ws");
+    json_decref(moved);
+    json_t *nothing = request_ok(&b, json_pack("{s:s, s:s}", "type", "join_table", "code", "ZZZZZZ"), "error");
+    ck_assert_str_eq(json_string_value(json_object_get(nothing, "code")), "no_such_table");
+    json_decref(nothing);
+    char token[80];
+    snprintf(token, sizeof token, "%s", b.token);
+    tc_close(&b);
+    connect_to(&b, 1, "Bo", token); /* the same player (tokens are the shared store's) */
+    json_decref(request_ok(&b, json_pack("{s:s, s:s}", "type", "join_table", "code", a.code), "snapshot"));
+    tc_close(&b);
     tc_close(&a);
     stop_node(1, SIGTERM);
     stop_node(0, SIGTERM);
@@ -360,7 +378,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_a_bad_node_id_or_a_node_on_sqlite_is_refused_before_anything_starts);
     if (pg_test_base() != NULL) {
-        tcase_add_test(tc, test_every_node_registers_and_heartbeats_and_owns_the_tables_it_makes);
+        tcase_add_test(tc, test_every_node_registers_heartbeats_owns_its_tables_and_sends_joiners_to_the_owner);
         tcase_add_test(tc, test_a_killed_nodes_table_is_taken_over_by_exactly_one_node_with_the_same_seats_and_tiles);
     }
     suite_add_tcase(suite, tc);
