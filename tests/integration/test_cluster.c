@@ -1,7 +1,7 @@
 /*
  * test_cluster — several teahouse nodes on one PostgreSQL database (server/cluster/): each node
  * registers and heartbeats, a table belongs to the node that made it under a lease, and when that
- * node is killed (kill -9, mid-hand) exactly one other node takes the table over within the lease
+ * node is killed (kill -9, mid-hand) or drained (SIGTERM) exactly one other node takes the table over within the lease
  * and reopens it as a restart does: the player resumes there with the same seat and tiles, the
  * hand settles once, and the ledger verifies.
  *
@@ -262,7 +262,10 @@ START_TEST(test_every_node_registers_heartbeats_owns_its_tables_and_sends_joiner
 }
 END_TEST
 
-START_TEST(test_a_killed_nodes_table_is_taken_over_by_exactly_one_node_with_the_same_seats_and_tiles)
+/* n1 makes a table and plays into its second hand; n1 stops with signum; the table must come
+ * back on exactly one of n2 and n3 within the lease, the player resumes there and the hand
+ * settles once. */
+static void take_over_after(int signum)
 {
     fresh_db();
     start_nodes(NODES);
@@ -278,7 +281,7 @@ START_TEST(test_a_killed_nodes_table_is_taken_over_by_exactly_one_node_with_the_
     snprintf(code, sizeof code, "%s", a.code);
     long long seq_before = a.last_seq;
 
-    stop_node(0, SIGKILL);
+    stop_node(0, signum);
     tc_close(&a);
     const double killed = now_seconds();
     int owner = -1;
@@ -342,6 +345,17 @@ START_TEST(test_a_killed_nodes_table_is_taken_over_by_exactly_one_node_with_the_
     check_admin_verify();
     remove_db();
 }
+
+START_TEST(test_a_killed_nodes_table_is_taken_over_by_exactly_one_node_with_the_same_seats_and_tiles)
+{
+    take_over_after(SIGKILL);
+}
+END_TEST
+
+START_TEST(test_a_drained_nodes_parked_table_is_taken_over_and_its_hand_goes_on)
+{
+    take_over_after(SIGTERM);
+}
 END_TEST
 
 /* --- flags (no database needed) --- */
@@ -380,6 +394,7 @@ int main(int argc, char **argv)
     if (pg_test_base() != NULL) {
         tcase_add_test(tc, test_every_node_registers_heartbeats_owns_its_tables_and_sends_joiners_to_the_owner);
         tcase_add_test(tc, test_a_killed_nodes_table_is_taken_over_by_exactly_one_node_with_the_same_seats_and_tiles);
+        tcase_add_test(tc, test_a_drained_nodes_parked_table_is_taken_over_and_its_hand_goes_on);
     }
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
