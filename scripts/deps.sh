@@ -7,8 +7,9 @@ set -euo pipefail
 build_packages=(build-essential pkg-config meson ninja-build libuv1-dev libwebsockets-dev libjansson-dev
                 libsqlite3-dev libsodium-dev libicu-dev libpq-dev check)
 # fonts so the browser shows Latin and Chinese text; postgresql: the server programs (initdb,
-# pg_ctl) the store's tests start a throwaway cluster with (tests/pg/with_cluster.sh).
-test_packages=(fonts-liberation fonts-wqy-microhei postgresql)
+# pg_ctl) the store's tests start a throwaway cluster with (tests/pg/with_cluster.sh); nginx: the
+# proxy in front of several nodes (scripts/cluster.sh).
+test_packages=(fonts-liberation fonts-wqy-microhei postgresql nginx)
 
 packages=("${build_packages[@]}")
 if [ "${1:-build}" = test ]; then

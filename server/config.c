@@ -92,6 +92,13 @@ static const flag_spec flags[] = {
      "address of the operator's listener (/metrics and /healthz)"},
     {"metrics-port", 0, FLAG_INT, offsetof(config, metrics_port), 0, 65535, "N",
      "port of the operator's listener (0 = none)"},
+    {"node-id", 0, FLAG_STRING, offsetof(config, node_id), 0, 0, "NAME",
+     "this node's name when several serve one PostgreSQL database (letters, digits, '-', 32 at most);"
+     " empty: a server alone"},
+    {"node-url", 0, FLAG_STRING, offsetof(config, node_url), 0, 0, "PATH",
+     "the WebSocket path clients reach this node at through the proxy (default /n/NAME/ws)"},
+    {"lease-seconds", 0, FLAG_INT, offsetof(config, lease_seconds), 3, 3600, "N",
+     "a node's tables are taken over by another node N s after its last heartbeat"},
     {"help", 'h', FLAG_HELP, 0, 0, 0, NULL, "show this help and exit"},
     {"version", 'V', FLAG_VERSION, 0, 0, 0, NULL, "show the version and exit"},
 };
@@ -124,6 +131,47 @@ void config_set_defaults(config *cfg)
     cfg->allowed_origins.count = 0;
     cfg->metrics_bind = "127.0.0.1";
     cfg->metrics_port = 9090;
+    cfg->node_id = "";
+    cfg->node_url = "";
+    cfg->lease_seconds = 10;
+}
+
+bool config_node_id_valid(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n > CONFIG_NODE_ID_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const char c = id[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+/* The node flags make sense together and only on PostgreSQL (SQLite is one server's file). */
+static bool check_node(const config *cfg, char *error, size_t error_cap)
+{
+    if (cfg->node_id[0] == '\0') {
+        if (cfg->node_url[0] != '\0') {
+            snprintf(error, error_cap, "--node-url needs --node-id");
+            return false;
+        }
+        return true;
+    }
+    if (!config_node_id_valid(cfg->node_id)) {
+        snprintf(error, error_cap, "--node-id wants letters, digits and '-', %d at most", CONFIG_NODE_ID_MAX);
+        return false;
+    }
+    if (strncmp(cfg->db_path, "postgresql://", 13) && strncmp(cfg->db_path, "postgres://", 11)) {
+        snprintf(error, error_cap, "--node-id needs a PostgreSQL database (--db postgresql://...)");
+        return false;
+    }
+    if (cfg->node_url[0] != '\0' && (cfg->node_url[0] != '/' || strpbrk(cfg->node_url, "\"\\ ") != NULL)) {
+        snprintf(error, error_cap, "--node-url wants a path starting with '/'");
+        return false;
+    }
+    return true;
 }
 
 const char *config_version(void)
@@ -326,6 +374,8 @@ config_status config_parse(config *cfg, int argc, char *const argv[], char *erro
         if (!apply_value(cfg, flag, value, error, error_cap))
             return CONFIG_INVALID;
     }
+    if (!check_node(cfg, error, error_cap))
+        return CONFIG_INVALID;
     return CONFIG_OK;
 }
 

@@ -19,6 +19,7 @@
 
 #define CONFIG_LIST_MAX 16  /* items of one repeatable flag */
 #define CONFIG_ITEM_MAX 256 /* bytes of one item, with its NUL */
+#define CONFIG_NODE_ID_MAX 32 /* characters of a --node-id */
 
 typedef struct config_list {
     int count;
@@ -50,6 +51,9 @@ typedef struct config {
     config_list allowed_origins; /* --allow-origin: "scheme://host[:port]" */
     const char *metrics_bind; /* --metrics-bind: address of the /metrics listener */
     int metrics_port;         /* --metrics-port: 0 for no /metrics listener */
+    const char *node_id;      /* --node-id: "" alone; else letters, digits, '-', at most 32 (PostgreSQL only) */
+    const char *node_url;     /* --node-url: the path a client reaches this node at, "" for /n/<node-id>/ws */
+    int lease_seconds;        /* --lease-seconds: a node's tables are taken over this long after its last heartbeat */
 } config;
 
 typedef enum config_status {
@@ -63,6 +67,9 @@ typedef enum config_status {
 void config_set_defaults(config *cfg);
 
 /* Parses argv[1..argc-1]; on CONFIG_INVALID, error holds the reason (NUL-terminated). */
+/* A node's name: 1 to CONFIG_NODE_ID_MAX letters, digits and '-'. */
+bool config_node_id_valid(const char *id);
+
 config_status config_parse(config *cfg, int argc, char *const argv[], char *error,
                            size_t error_cap);
 

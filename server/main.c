@@ -19,6 +19,7 @@
 
 #include "admin.h"
 #include "admin_cli.h"
+#include "cluster.h"
 #include "config.h"
 #include "lobby.h"
 #include "log.h"
@@ -33,6 +34,7 @@ typedef struct app {
     admin *admin;
     lobby *lobby;
     store *store;
+    cluster *cluster;              /* NULL: a server alone (no --node-id) */
     bool stopping;
     uv_timer_t guest_sweep;
     int64_t guest_idle_seconds;    /* 0: guests are never expired */
@@ -142,6 +144,7 @@ static void on_signal(uv_signal_t *handle, int signum)
         return;
     a->stopping = true;
     log_info("received %s, shutting down", signum == SIGINT ? "SIGINT" : "SIGTERM");
+    cluster_stop(a->cluster); /* first: no takeover opens a table while the others park */
     lobby_shutdown(a->lobby);
     net_stop(a->net);
     uv_close((uv_handle_t *)&a->guest_sweep, NULL);
@@ -185,6 +188,8 @@ static int close_loop(app *a)
         log_error("uv_loop_close: %s", uv_strerror(rc));
         uv_walk(&a->loop, log_open_handle, NULL);
     }
+    cluster_free(a->cluster); /* its wake-up was closed by cluster_stop and that close has run */
+    a->cluster = NULL;
     return rc;
 }
 
@@ -212,6 +217,41 @@ static int lock_database(const char *db_path)
         return -1;
     }
     return fd;
+}
+
+/* Another node stopped beating and this one took its tables over (cluster.h): open them as a
+ * restart does. store_recover is synchronous, so the loop waits for the read of this node's open
+ * tables (those already open are skipped by lobby_restore): a takeover is rare and brief. */
+static void on_takeover(void *data, size_t taken)
+{
+    app *a = data;
+    store_recovery *recovery = NULL;
+    store_error err;
+    if (!store_recover(a->store, &recovery, &err)) {
+        log_error("cannot read the %zu table(s) taken over: %s; they are opened at the next start", taken,
+                  err.message);
+        return;
+    }
+    size_t reopened = lobby_restore(a->lobby, recovery);
+    log_info("%zu table(s) taken over and reopened", reopened);
+    store_recovery_free(recovery);
+}
+
+/* A node of several registers itself and claims its tables before the store reads them. */
+static bool start_node(app *a, const config *cfg, const char *uri)
+{
+    char address[256];
+    if (cfg->node_url[0] != '\0')
+        snprintf(address, sizeof address, "%s", cfg->node_url);
+    else
+        snprintf(address, sizeof address, "/n/%s/ws", cfg->node_id);
+    const cluster_config cc = {.uri = uri, .node_id = cfg->node_id, .address = address,
+                               .lease_seconds = cfg->lease_seconds};
+    char error[512];
+    a->cluster = cluster_start(&a->loop, &cc, on_takeover, a, error, sizeof error);
+    if (a->cluster == NULL)
+        log_error("node %s: %s", cfg->node_id, error);
+    return a->cluster != NULL;
 }
 
 static int serve(const config *cfg)
@@ -264,15 +304,32 @@ static int serve(const config *cfg)
     store_opts.max_bytes = (int64_t)cfg->db_max_pages * 4096; /* the flag counts pages of 4 KiB */
     store_opts.ledger_key_path = cfg->ledger_key_path;
     store_error store_err;
-    a.store = store_open(&a.loop, cfg->db_path, &store_opts, &store_err);
+    /* A node's connections name it (cluster_uri): its tables are its own. */
+    char *node_uri = cfg->node_id[0] != '\0' ? cluster_uri(cfg->db_path, cfg->node_id, cfg->lease_seconds) : NULL;
+    a.store = store_open(&a.loop, node_uri ? node_uri : cfg->db_path, &store_opts, &store_err);
     if (a.store == NULL) {
         log_error("cannot open the database %s: %s", cfg->db_path, store_err.message);
+        free(node_uri);
         close_loop(&a);
         return 1;
+    }
+    /* After store_open (which migrates the database), before store_recover (which reads the
+     * tables claimed). */
+    bool node_ok = node_uri == NULL || start_node(&a, cfg, node_uri);
+    free(node_uri);
+    if (!node_ok) {
+        store_close(a.store);
+        close_loop(&a);
+        return 1;
+    }
+    if (a.cluster != NULL) { /* join_table of a table on another node answers where it lives */
+        lobby_cfg.where = cluster_where;
+        lobby_cfg.where_ctx = a.cluster;
     }
     store_recovery *recovery = NULL;
     if (!store_recover(a.store, &recovery, &store_err)) {
         log_error("cannot read the open tables from %s: %s", cfg->db_path, store_err.message);
+        cluster_stop(a.cluster);
         store_close(a.store);
         close_loop(&a);
         return 1;
@@ -281,6 +338,7 @@ static int serve(const config *cfg)
     if (a.lobby == NULL) {
         log_error("cannot start the lobby");
         store_recovery_free(recovery);
+        cluster_stop(a.cluster);
         store_close(a.store);
         close_loop(&a);
         return 1;
@@ -292,6 +350,7 @@ static int serve(const config *cfg)
     net_handlers handlers = lobby_handlers(a.lobby);
     a.net = net_start(&a.loop, &net_cfg, &handlers);
     if (!a.net) {
+        cluster_stop(a.cluster);
         lobby_shutdown(a.lobby);
         lobby_destroy(a.lobby);
         store_close(a.store);
@@ -308,6 +367,7 @@ static int serve(const config *cfg)
     start_guest_sweep(&a, cfg->guest_days);
     if (!start_signals(&a)) {
         log_error("cannot watch SIGINT and SIGTERM");
+        cluster_stop(a.cluster);
         lobby_shutdown(a.lobby);
         net_stop(a.net);
         uv_close((uv_handle_t *)&a.guest_sweep, NULL);

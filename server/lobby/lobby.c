@@ -697,6 +697,18 @@ static void join_table(request *q, room *r)
             return;
         }
     }
+    char node[64], ws[256];
+    if (r == NULL && l->config.where != NULL &&
+        l->config.where(l->config.where_ctx, m->code, node, sizeof node, ws, sizeof ws)) {
+        /* Open on another node: the client is told where (PROTOCOL.md, "Several nodes"); a try
+         * that found a table, as a join here would be. */
+        throttle_allow(l->code_misses, key, now, NULL);
+        json_t *moved = json_pack("{s:s, s:s, s:s, s:s}", "type", "moved", "table", m->code, "node", node, "ws", ws);
+        if (m->id != NULL)
+            json_object_set(moved, "id", m->id);
+        lobby_send_json(q->c, moved);
+        return;
+    }
     if (r == NULL) {
         throttle_allow(l->code_misses, key, now, NULL); /* the try */
         throttle_fail(l->code_misses, key, now);        /* and the miss, which may lengthen the wait */
@@ -1039,6 +1051,8 @@ size_t lobby_restore(lobby *l, const store_recovery *rec)
     size_t reopened = 0;
     for (size_t i = 0; i < rec->n_tables; i++) {
         const store_open_table *t = &rec->tables[i];
+        if (find_room(l, t->table.code) != NULL)
+            continue; /* open here already: a takeover (server/cluster/) reads all this node's tables */
         const game_ops *game = game_find(t->table.game);
         if (game == NULL) {
             log_error("table %s: unknown game \"%s\"; left as it is", t->table.code, t->table.game);

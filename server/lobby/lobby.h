@@ -32,6 +32,10 @@ typedef struct lobby_config {
     double rate_burst;      /* and in a burst */
     int new_guests_per_minute; /* new guests one client address may start (as many at once); 0: no limit */
     uint64_t deal_seed;     /* tests only: every new table deals from this seed; 0: a random one each */
+    /* Several nodes (server/cluster/): where an open table not here lives, for join_table's
+     * "moved" answer. NULL: a server alone. Fills node and ws and answers true when known. */
+    bool (*where)(void *ctx, const char *code, char *node, size_t node_cap, char *ws, size_t ws_cap);
+    void *where_ctx;
 } lobby_config;
 
 /* Defaults: 30 s turns, 120 s reconnection, 700 ms bots, 10 s between hands, 60 s empty close,

@@ -3,10 +3,12 @@
  * migrate_builtin() (migrate.h), so the server carries its schema inside the binary and does
  * not depend on its working directory. Meson builds and runs it (python is not assumed).
  *
- *   embed_migrations [--function=NAME] OUTPUT.c MIGRATIONS_DIR FILE.sql...
+ *   embed_migrations [--function=NAME] [--gaps] OUTPUT.c MIGRATIONS_DIR FILE.sql...
  *
  * NAME is the function defined, migrate_builtin unless given (the PostgreSQL steps of
- * migrations/pg/ are migrate_builtin_pg).
+ * migrations/pg/ are migrate_builtin_pg). --gaps lets the numbers skip (each still once): the
+ * PostgreSQL steps go by their numbers (store_pg.c), so steps written at the same time on
+ * branches apart can be numbered apart.
  *
  * Fails the build when a file name is not NNNN_name.sql, when the numbers do not run 1, 2, 3, …
  * without a gap, or when MIGRATIONS_DIR holds a .sql file that was not given (not listed in
@@ -143,8 +145,14 @@ int main(int argc, char **argv)
         argc--;
         argv++;
     }
+    bool gaps = false;
+    if (argc > 1 && strcmp(argv[1], "--gaps") == 0) {
+        gaps = true;
+        argc--;
+        argv++;
+    }
     if (argc < 4 || argc - 3 > MAX_STEPS) {
-        fprintf(stderr, "usage: embed_migrations [--function=NAME] OUTPUT.c MIGRATIONS_DIR FILE.sql...\n");
+        fprintf(stderr, "usage: embed_migrations [--function=NAME] [--gaps] OUTPUT.c MIGRATIONS_DIR FILE.sql...\n");
         return 2;
     }
     int count = argc - 3;
@@ -161,7 +169,8 @@ int main(int argc, char **argv)
     }
     qsort(steps, (size_t)count, sizeof *steps, by_version);
     for (int i = 0; i < count; i++) {
-        if (steps[i].version != i + 1) {
+        const bool in_order = gaps ? steps[i].version > (i > 0 ? steps[i - 1].version : 0) : steps[i].version == i + 1;
+        if (!in_order) {
             fprintf(stderr, "embed_migrations: expected migration %04d, found %s (numbers run 1, 2, 3, … without gaps)\n",
                     i + 1, base_name(steps[i].path));
             free(steps);

@@ -8,10 +8,11 @@
  * (serialization, deadlock) and 55P03 (lock not available) STORE_BUSY, XX (data corrupted)
  * STORE_CORRUPT, 25006 (a read-only standby) STORE_READONLY, anything else STORE_INTERNAL.
  *
- * One server per database, for now: a server's connection holds a session advisory lock for as
- * long as it lives (taken again when the connection is made again), so that a second server on the
- * same database is refused instead of reopening and playing the same tables twice. Several nodes
- * will replace it with a lease per table.
+ * One server per database, unless it is a node of several: a server's connection holds a session
+ * advisory lock for as long as it lives (taken again when the connection is made again), so that a
+ * second server on the same database is refused instead of reopening and playing the same tables
+ * twice. A node (its URI names it with the option teahouse.node, server/cluster/) takes no lock:
+ * each table is owned by one node under a lease, and recovery reads only the node's own tables.
  *
  * Actions are the bulk of the writes: each is checked when it comes (store_pg_hands.c) and sent
  * with the others of its batch in one statement, before the next statement of any other kind and
@@ -265,7 +266,12 @@ static bool connect_db(store_pg *q, store_error *error)
         return true;
     pg_params lock = {0};
     pg_int(&lock, PG_SERVER_LOCK);
-    PGresult *r = store_pg_run(q, "SELECT pg_try_advisory_lock($1)", &lock, "taking the server's lock", error);
+    /* A node of several (a connection naming its node, server/cluster/) shares the database under
+     * a lease per table instead: no lock. CASE evaluates the lock only for a server alone. */
+    PGresult *r = store_pg_run(q,
+                               "SELECT CASE WHEN coalesce(current_setting('teahouse.node', true), '') <> ''"
+                               " THEN true ELSE pg_try_advisory_lock($1) END",
+                               &lock, "taking the server's lock", error);
     const bool held = r != NULL && pg_get_int(r, 0, 0) != 0;
     PQclear(r);
     if (r != NULL && !held)
@@ -399,12 +405,16 @@ static store_status migrate(store_pg *q, store_error *error)
         return error->status;
     int version = 0;
     store_status status = schema_version(q, &version, error);
-    if (status == STORE_OK && version > (int)count)
+    /* Steps go by their numbers, which may leave gaps (0100_nodes.sql): the version recorded is
+     * the number of the last step applied. */
+    const int newest = count > 0 ? steps[count - 1].version : 0;
+    if (status == STORE_OK && version > newest)
         status = store_error_set(error, STORE_TOO_NEW,
-                                 "PostgreSQL %s is at schema version %d, newer than this teahouse knows (%zu).",
-                                 q->shown, version, count);
-    for (size_t i = (size_t)(version > 0 ? version : 0); status == STORE_OK && i < count; i++)
-        status = apply_step(q, &steps[i], error);
+                                 "PostgreSQL %s is at schema version %d, newer than this teahouse knows (%d).",
+                                 q->shown, version, newest);
+    for (size_t i = 0; status == STORE_OK && i < count; i++)
+        if (steps[i].version > version)
+            status = apply_step(q, &steps[i], error);
     store_error ignored;
     store_pg_exec(q, "SELECT pg_advisory_unlock($1)", &lock, "releasing the migrations' lock", &ignored);
     return status;

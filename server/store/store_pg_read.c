@@ -383,7 +383,10 @@ store_status store_pg_recover(void *b, store_recovery **out, store_error *error)
         q,
         "SELECT id, game, options, host_player_id, code, is_public, seats, state, game_state,"
         " greatest(hands_played, coalesce((SELECT max(number) FROM hands WHERE table_id = t.id), 0)), turn_seconds,"
-        " held, spectator_chat FROM game_tables AS t WHERE state <> 'closed' ORDER BY id",
+        " held, spectator_chat FROM game_tables AS t WHERE state <> 'closed'"
+        /* a node reopens only the tables it owns (server/cluster/); a server alone owns them all */
+        " AND owner_node IS NOT DISTINCT FROM nullif(current_setting('teahouse.node', true), '')"
+        " ORDER BY id",
         NULL, "loading the open tables", error);
     if (r == NULL)
         return error->status;

@@ -8,17 +8,26 @@
  * `events` and a fresh `snapshot` for each table on its own). The token is opaque: a guest's
  * and an account's alike survive a server restart. A connection replaced by another tab does
  * not reconnect by itself, or two tabs would take the seat from each other forever.
+ *
+ * Several nodes (PROTOCOL.md, "moved"): a request answered `moved` is followed transparently:
+ * the connection moves to that node's path on the same host, says hello again with the token and
+ * sends the request again, whose caller gets the node's answer. A node that cannot be reached
+ * (gone before its welcome) sends the connection back to /ws, which finds the table's new owner.
  */
 
 const TOKEN_KEY = 'teahouse.token';
 const RETRY_MS = [300, 1000, 2000, 4000, 8000];
 const PING_MS = 20000;
+const MOVED_HOPS = 3; /* a request is followed to another node this many times at most */
 
 export class Connection {
   /* handlers: onMessage(msg) for every server message, onStatus(status) with 'connecting',
    * 'online', 'reconnecting' or 'replaced', onWelcome(welcome), onHelloRefused(error). */
   constructor(url, storage, handlers) {
     this.url = url;
+    this.homeUrl = url;      /* /ws: any node; this.url may be one node's path after a moved */
+    this.welcomed = false;   /* the current socket's hello was answered */
+    this.afterWelcome = null; /* a moved request to send again once the new node welcomes us */
     this.storage = storage;
     this.handlers = handlers;
     this.ws = null;
@@ -85,6 +94,7 @@ export class Connection {
     this.setStatus(this.retries === 0 ? 'connecting' : 'reconnecting');
     const ws = new WebSocket(this.url);
     this.ws = ws;
+    this.welcomed = false;
     ws.onopen = () => {
       const hello = { type: 'hello', v: 1, name: this.name };
       const token = this.token();
@@ -93,8 +103,12 @@ export class Connection {
         this.retries = 0;
         this.player = welcome.player;
         this.storage.setItem(TOKEN_KEY, welcome.token);
+        this.welcomed = true;
         this.setStatus('online');
         this.handlers.onWelcome(welcome);
+        const again = this.afterWelcome;
+        this.afterWelcome = null;
+        if (again) again();
       }, (err) => {
         if (err.code !== 'disconnected') {
           this.stopped = true; /* a refused hello (a bad name) would be refused again */
@@ -137,6 +151,7 @@ export class Connection {
   closed(ws) {
     if (ws !== this.ws) return;
     this.ws = null;
+    if (!this.welcomed && this.url !== this.homeUrl) this.url = this.homeUrl; /* that node is gone */
     this.rejectPending();
     if (this.stopped || this.loggingOut) return; /* a logout opens its own new connection */
     const delay = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
@@ -165,8 +180,9 @@ export class Connection {
     return true;
   }
 
-  /* Sends a message with a fresh id; resolves with the reply, rejects with an error message. */
-  request(msg) {
+  /* Sends a message with a fresh id; resolves with the reply, rejects with an error message.
+   * A `moved` reply is followed to its node (at most MOVED_HOPS times). */
+  request(msg, hops = 0) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (!this.sendRaw({ ...msg, id })) {
@@ -174,6 +190,18 @@ export class Connection {
         return;
       }
       this.pending.set(id, { resolve, reject });
+    }).then((reply) => (reply.type === 'moved' ? this.follow(reply, msg, hops) : reply));
+  }
+
+  /* Moves to the node a `moved` names (a path on this host only) and sends msg again there. */
+  follow(moved, msg, hops) {
+    if (hops >= MOVED_HOPS || typeof moved.ws !== 'string' || !/^\/[A-Za-z0-9/_-]*$/.test(moved.ws)) {
+      return Promise.reject({ type: 'error', code: 'no_such_table', message: 'The table could not be reached.' });
+    }
+    this.url = new URL(moved.ws, this.homeUrl).href;
+    return new Promise((resolve, reject) => {
+      this.afterWelcome = () => this.request(msg, hops + 1).then(resolve, reject);
+      this.restart('moved');
     });
   }
 }
