@@ -75,6 +75,8 @@ describe('a moved answer is followed to the table\'s node', () => {
     assert.deepEqual(opened[1].sent.map((m) => m.type), ['hello', 'join_table']);
     assert.equal(opened[1].sent[0].token, 'tok-1');
     assert.equal(opened[1].sent[1].code, 'ABCDEF');
+    c.stopped = true;
+    opened[1].close();
   });
 
   it('goes back to /ws when the node is gone before its welcome', async () => {

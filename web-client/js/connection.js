@@ -151,6 +151,8 @@ export class Connection {
   closed(ws) {
     if (ws !== this.ws) return;
     this.ws = null;
+    clearInterval(this.pingTimer); /* nothing to ping until the next connection */
+    this.pingTimer = null;
     if (!this.welcomed && this.url !== this.homeUrl) this.url = this.homeUrl; /* that node is gone */
     this.rejectPending();
     if (this.stopped || this.loggingOut) return; /* a logout opens its own new connection */
