@@ -103,7 +103,8 @@ static void read_directory(cluster *c)
         snprintf(places[i].ws, sizeof places[i].ws, "%s", PQgetvalue(r, (int)i, 2));
     }
     PQclear(r);
-    qsort(places, n, sizeof *places, by_code); /* in C's order, whatever the database's collation */
+    if (n > 1) /* qsort must not be given the NULL of an empty list */
+        qsort(places, n, sizeof *places, by_code); /* in C's order, whatever the database's collation */
     uv_mutex_lock(&c->lock);
     cluster_place *old = c->places;
     c->places = places;
