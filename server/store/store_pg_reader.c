@@ -55,8 +55,11 @@ void store_pg_reader_interrupt(store_pg_reader *r)
 
 /* ---- Helpers ---- */
 
+/* Starts a read; the error is cleared first, since a read that finds nothing leaves it untouched. */
 static bool begin(store_pg_reader *r, store_error *error)
 {
+    error->status = STORE_OK;
+    error->message[0] = '\0';
     if (atomic_load(&r->interrupted)) {
         store_error_set(error, STORE_INTERNAL, "The read was interrupted.");
         return false;

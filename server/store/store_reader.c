@@ -97,8 +97,11 @@ static sqlite3_stmt *prepare(store_reader *r, const char *sql, store_error *erro
     return st;
 }
 
+/* Starts a read; the error is cleared first, since a read that finds nothing leaves it untouched. */
 static bool begin(store_reader *r, store_error *error)
 {
+    error->status = STORE_OK;
+    error->message[0] = '\0';
     int rc = sqlite3_exec(r->db, "BEGIN", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         fail(r, rc, "starting an admin read", error);
