@@ -195,6 +195,11 @@ export class Connection {
     }).then((reply) => (reply.type === 'moved' ? this.follow(reply, msg, hops) : reply));
   }
 
+  /* Whether a followed `moved` waits for the next welcome to send its request again. */
+  following() {
+    return this.afterWelcome !== null;
+  }
+
   /* Moves to the node a `moved` names (a path on this host only) and sends msg again there. */
   follow(moved, msg, hops) {
     if (hops >= MOVED_HOPS || typeof moved.ws !== 'string' || !/^\/[A-Za-z0-9/_-]*$/.test(moved.ws)) {

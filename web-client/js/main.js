@@ -24,6 +24,8 @@ import { turnTitle } from './alerts.js';
 const NAME_KEY = 'teahouse.name';
 const TABLES_POLL_MS = 5000;
 const TOAST_MS = 7000;
+const REJOIN_MS = 40000;      /* after a reconnect, how long a table not found is looked for again */
+const REJOIN_RETRY_MS = 2000; /* (a dead node's tables are taken over once their lease lapses) */
 
 const storage = window.localStorage;
 const state = {
@@ -232,8 +234,17 @@ function onWelcome(welcome) {
   }
   settleWaiters('resolve');
   state.resuming = state.firstWelcome && welcome.resumed;
+  /* Back after a lost connection: this may be another node (its own was killed or drained), so
+   * every table is joined again when shown; where it lives elsewhere the join is answered moved. */
+  if (!state.firstWelcome) {
+    for (const ts of tables.values()) {
+      ts.rejoin = true;
+      ts.rejoinUntil = Date.now() + REJOIN_MS;
+    }
+  }
   state.firstWelcome = false;
-  if (state.route.page === 'table') joinIfNeeded(state.route.code);
+  /* a followed `moved` re-sends its own join once welcomed */
+  if (state.route.page === 'table' && !connection.following()) joinIfNeeded(state.route.code);
   else if (state.route.page === 'profile') loadProfile(app, state.route.player);
   else refreshTables();
   render();
@@ -299,7 +310,7 @@ function moreTables() {
 /* Joins a table; one full of watchers still takes a friend who comes to sit, straight into a free seat. */
 function joinIfNeeded(code) {
   const ts = tables.get(code);
-  if (ts && ts.info && ts.phase !== 'closed' && state.status === 'online' && !ts.stale) return;
+  if (ts && ts.info && ts.phase !== 'closed' && state.status === 'online' && !ts.stale && !ts.rejoin) return;
   if (state.status !== 'online') return;
   const intoSeat = (seat, first) => connection.request({ type: 'join_table', code, seat }).catch((err) => {
     if (err.code === 'seat_taken' && seat < 3) return intoSeat(seat + 1, first);
@@ -308,6 +319,14 @@ function joinIfNeeded(code) {
   connection.request({ type: 'join_table', code })
     .catch((err) => (err.code === 'table_full' ? intoSeat(0, err) : Promise.reject(err)))
     .catch((err) => {
+      const moving = tables.get(code);
+      if (err.code === 'no_such_table' && moving && moving.rejoin && Date.now() < moving.rejoinUntil) {
+        /* its node died and no other has taken it over yet (that waits for its lease to lapse) */
+        setTimeout(() => {
+          if (state.route.page === 'table' && state.route.code === code) joinIfNeeded(code);
+        }, REJOIN_RETRY_MS);
+        return;
+      }
       showError(err);
       tables.delete(code);
       if (state.route.page === 'table' && state.route.code === code) app.navigate('#/');

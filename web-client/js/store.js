@@ -49,6 +49,8 @@ export function newTable(code) {
     nextHandAt: null, /* local time the next hand starts unless all are ready first (hand_over's next_hand_ms) */
     paused: false, /* the server cannot save moves right now and waits (a `paused` event) */
     stale: false,  /* parked for a restart: join again once reconnected */
+    rejoin: false, /* the connection was lost since its snapshot: join again (maybe on another node) */
+    rejoinUntil: 0, /* until when a rejoin that finds no table tries again */
     /* hands newest first as the server sent them; oldest: the smallest hand number held */
     hist: { hands: [], loaded: false, loading: false, again: false, more: false, oldest: null, error: null },
     replays: new Map(), /* hand number → { frames, seat, players } | { loading } | { error } */
@@ -123,6 +125,7 @@ export function applySnapshot(ts, msg) {
   ts.watchers = Array.isArray(info.watchers) ? info.watchers.map((w) => ({ player: w.player, name: w.name })) : [];
   ts.closed = info.state === 'closed' ? ts.closed || '' : null;
   ts.stale = false;
+  ts.rejoin = false;
   ts.handPlayers = seatsFromPlayers(info.hand_players);
   const view = msg.view;
   if (view && view.over && view.result && ts.phase !== 'playing') {
