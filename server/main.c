@@ -343,6 +343,8 @@ static int serve(const config *cfg)
      * tables claimed). */
     bool node_ok = node_uri == NULL || start_node(&a, cfg, node_uri);
     free(node_uri);
+    if (a.cluster != NULL) /* no two nodes give one id to two new players */
+        store_player_ids(a.store, CLUSTER_SLOTS, cluster_slot(a.cluster));
     if (!node_ok) {
         store_close(a.store);
         close_loop(&a);

@@ -4,8 +4,9 @@
  * Statements, each one round trip:
  *   claim (at start):  every open table that is this node's, no node's, or whose lease lapsed
  *                      becomes this node's, with a fresh lease.
- *   beat (each 2 s):   upsert the node's row and, in the same statement, renew the leases of all
- *                      its open tables.
+ *   register (at start): upsert the node's row, with a slot of its own the first time.
+ *   beat (each 2 s):   mark the node's row alive and, in the same statement, renew the leases of
+ *                      all its open tables.
  *   peers (each 2 s):  the listings of the other live nodes (lobby_listing.h), freshest last.
  *   publish (at most once a second, when the loop's listing changed): the node's listing.
  *   take (each 2 s):   open tables of another node whose lease lapsed become this node's; the
@@ -32,6 +33,7 @@ struct cluster {
     char node_id[40];
     char *address;
     char lease[16];               /* lease_seconds as text, a statement's parameter */
+    int slot;                     /* the node's slot (cluster_slot) */
     PGconn *conn;                 /* the heartbeat thread's only */
     uv_thread_t thread;
     uv_mutex_t lock;
@@ -53,14 +55,17 @@ static const char CLAIM_SQL[] =
     " WHERE state <> 'closed' AND (owner_node = $1 OR owner_node IS NULL OR lease_until < now())";
 
 static const char BEAT_SQL[] =
-    "WITH beat AS (INSERT INTO nodes (id, address) VALUES ($1, $3)"
-    " ON CONFLICT (id) DO UPDATE SET address = excluded.address, heartbeat_at = now() RETURNING id)"
+    "WITH beat AS (UPDATE nodes SET address = $3, heartbeat_at = now() WHERE id = $1 RETURNING id)"
     " UPDATE game_tables SET lease_until = now() + make_interval(secs => $2::int)"
     " WHERE owner_node = (SELECT id FROM beat) AND state <> 'closed'";
 
+/* A new node takes the lowest free slot (two new nodes at once may collide: the loser fails to
+ * start, and starts again); a known one keeps its own. */
 static const char START_SQL[] =
-    "INSERT INTO nodes (id, address) VALUES ($1, $2)"
-    " ON CONFLICT (id) DO UPDATE SET address = excluded.address, started_at = now(), heartbeat_at = now()";
+    "INSERT INTO nodes (id, address, slot) VALUES ($1, $2,"
+    " (SELECT min(s) FROM generate_series(0, " CLUSTER_SLOTS_TEXT " - 1) AS s WHERE s NOT IN (SELECT slot FROM nodes)))"
+    " ON CONFLICT (id) DO UPDATE SET address = excluded.address, started_at = now(), heartbeat_at = now()"
+    " RETURNING slot";
 
 static const char TAKE_SQL[] =
     "UPDATE game_tables SET owner_node = $1, lease_until = now() + make_interval(secs => $2::int)"
@@ -162,6 +167,22 @@ static long run(cluster *c, const char *sql, const char *p1, const char *p2, con
     PQclear(r);
     return rows;
 }
+
+/* Upserts the node's row and reads its slot. */
+static bool register_node(cluster *c)
+{
+    const char *params[2] = {c->node_id, c->address};
+    PGresult *r = PQexecParams(c->conn, START_SQL, 2, NULL, params, NULL, NULL, 0);
+    bool ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+    if (ok)
+        c->slot = atoi(PQgetvalue(r, 0, 0));
+    else
+        log_warn("node %s: registering the node failed: %s", c->node_id, PQerrorMessage(c->conn));
+    PQclear(r);
+    return ok;
+}
+
+int cluster_slot(const cluster *c) { return c->slot; }
 
 static void beat(cluster *c)
 {
@@ -299,7 +320,7 @@ cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, const cluster
         return NULL;
     }
     long claimed;
-    if (run(c, START_SQL, c->node_id, c->address, NULL, "registering the node") < 0 ||
+    if (!register_node(c) ||
         (claimed = run(c, CLAIM_SQL, c->node_id, c->lease, NULL, "claiming the node's tables")) < 0) {
         snprintf(error, error_cap, "cannot register node %s (is the database migrated?)", c->node_id);
         free_fields(c);

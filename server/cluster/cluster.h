@@ -35,6 +35,8 @@
 
 #define CLUSTER_BEAT_MS 2000    /* a node's heartbeat period */
 #define CLUSTER_PUBLISH_MS 1000 /* how often the loop looks whether its listing changed */
+#define CLUSTER_SLOTS 1024      /* nodes a database may ever know (their slots, 0 to 1023) */
+#define CLUSTER_SLOTS_TEXT "1024" /* the same, in statements */
 
 typedef struct cluster cluster;
 
@@ -72,6 +74,10 @@ char *cluster_uri(const char *uri, const char *node_id, int lease_seconds);
  * heartbeat and the publishing of the listing. NULL and a message in error on failure. */
 cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, const cluster_hooks *hooks, char *error,
                        size_t error_cap);
+
+/* The node's slot, 0 to CLUSTER_SLOTS - 1, its own among all nodes the database knows: the new
+ * players' ids it gives are that modulo CLUSTER_SLOTS (store_player_ids). */
+int cluster_slot(const cluster *c);
 
 /* Stops the heartbeat (joins its thread; the node's listing is emptied on the way out) and
  * closes the wake-up and the publishing timer; the tables' leases lapse. */

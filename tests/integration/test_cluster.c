@@ -97,7 +97,7 @@ static json_t *request_ok(table_client *c, json_t *message, const char *want_typ
     json_t *reply = tc_request(c, message, 5000);
     ck_assert_msg(reply != NULL, "no answer");
     char *text = json_dumps(reply, JSON_COMPACT);
-    ck_assert_msg(strcmp(type_of(reply), want_type) == 0, "want %s, got %s", want_type, text);
+    ck_assert_msg(type_of(reply) != NULL && strcmp(type_of(reply), want_type) == 0, "want %s, got %s", want_type, text);
     free(text);
     return reply;
 }
@@ -460,6 +460,33 @@ START_TEST(test_tables_that_never_played_are_listed_and_joined_through_any_node_
 }
 END_TEST
 
+START_TEST(test_guests_made_on_different_nodes_get_different_ids_and_are_all_stored)
+{
+    fresh_db();
+    start_nodes(3);
+    /* a new guest on each node makes a table (which stores the guest): no two share an id */
+    table_client c[NODES];
+    for (int i = 0; i < NODES; i++) {
+        connect_to(&c[i], i, "Guest", NULL);
+        json_decref(request_ok(&c[i], json_pack("{s:s, s:s, s:{}, s:b}", "type", "create_table", "game", "tiengow",
+                                                "options", "public", false),
+                               "snapshot"));
+        json_decref(request_ok(&c[i], json_pack("{s:s}", "type", "ping"), "pong"));
+    }
+    for (int tries = 0; tries < 50 && pg_test_int(db_uri, "SELECT count(*) FROM players") < NODES; tries++)
+        usleep(100 * 1000);
+    ck_assert_int_eq(pg_test_int(db_uri, "SELECT count(*) FROM players"), NODES);
+    ck_assert_int_eq(pg_test_int(db_uri, "SELECT count(DISTINCT id % 1024) FROM players"), NODES);
+    for (int i = 0; i < NODES; i++) {
+        ck_assert_msg(strcmp(c[i].player_id, c[(i + 1) % NODES].player_id) != 0, "two nodes gave %s", c[i].player_id);
+        tc_close(&c[i]);
+    }
+    for (int i = NODES - 1; i >= 0; i--)
+        stop_node(i, SIGTERM);
+    remove_db();
+}
+END_TEST
+
 START_TEST(test_a_bad_node_id_or_a_node_on_sqlite_is_refused_before_anything_starts)
 {
     ck_assert_int_eq(run_flags("bad id", "postgresql:///nothing?host=/nonexistent"), 2);
@@ -485,6 +512,7 @@ int main(int argc, char **argv)
     if (pg_test_base() != NULL) {
         tcase_add_test(tc, test_every_node_registers_heartbeats_owns_its_tables_and_sends_joiners_to_the_owner);
         tcase_add_test(tc, test_tables_that_never_played_are_listed_and_joined_through_any_node_and_go_with_their_node);
+        tcase_add_test(tc, test_guests_made_on_different_nodes_get_different_ids_and_are_all_stored);
         tcase_add_test(tc, test_a_killed_nodes_table_is_taken_over_by_exactly_one_node_with_the_same_seats_and_tiles);
         tcase_add_test(tc, test_a_drained_nodes_parked_table_is_taken_over_and_its_hand_goes_on);
     }
