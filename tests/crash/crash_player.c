@@ -25,7 +25,9 @@
 #define CRASH_TIANJIN_PACE_MS 60  /* between a Tianjin player's acts: under the limit of 20 a second */
 #define CRASH_CLAIM_SECONDS 30    /* a Tianjin table's claim window, the longest, for slow restarts */
 #define CRASH_CLUSTER_BACK_MS 45000 /* a cluster run: back at the table (its lease, a takeover, a heartbeat) */
-#define CRASH_NOT_FOUND_PAUSE_MS 700 /* a cluster run: before asking again for a table no node has yet */
+#define CRASH_PAUSE_MS 1000     /* a cluster run: before asking again for a table no live node has yet, */
+#define CRASH_PAUSE_MAX_MS 3000 /* growing by half a second each time up to this (each join that does
+                                 * not find its table costs the client's address a try, house_limits.h) */
 
 long long crash_now_ms(void)
 {
@@ -533,7 +535,10 @@ static ws_client *open_ws(const crash_player *p, const char *host, int port, int
     return ws_client_connect_with(host, port, "/ws", &options, timeout_ms, why, why_size);
 }
 
+/* A cluster run's ways of getting to a table (below, with the resuming). */
+typedef enum cluster_outcome { CLUSTER_JOINED, CLUSTER_RETRY, CLUSTER_FAILED } cluster_outcome;
 static bool cluster_connect(crash_player *p, int first_node);
+static cluster_outcome cluster_join(crash_player *p, int node, int *next, char *why, size_t why_size);
 
 bool crash_player_connect_new(crash_player *p, crash_shared *shared, const char *name, int first_node)
 {
@@ -589,6 +594,7 @@ bool crash_player_create_table(crash_player *p, int turn_seconds)
         return false;
     snprintf(p->code, sizeof p->code, "%s", string_at(snapshot, "table"));
     json_decref(snapshot);
+    p->seated_once = true;
     return true;
 }
 
@@ -598,9 +604,12 @@ static bool join_own_table(crash_player *p)
 {
     if (!p->shared->cluster)
         return request_expect(p, json_pack("{s:s, s:s}", "type", "join_table", "code", p->code), "snapshot", NULL);
-    int node = p->node;
-    drop_connection(p);
-    if (!cluster_connect(p, node))
+    char why[160] = "";
+    int next = -1;
+    cluster_outcome outcome = cluster_join(p, p->node, &next, why, sizeof why);
+    if (outcome != CLUSTER_RETRY)
+        return outcome == CLUSTER_JOINED;
+    if (!cluster_connect(p, next))
         return false;
     p->connections++;
     return true;
@@ -755,7 +764,7 @@ static bool reconnect(crash_player *p)
 
 /* ---- a cluster run: any node, then where `moved` says ---------------------------------------- */
 
-typedef enum cluster_outcome { CLUSTER_JOINED, CLUSTER_RETRY, CLUSTER_FAILED } cluster_outcome;
+
 
 /* A node that is up (prefer, if it is), its host and port; -1 if none is. */
 static int pick_node(crash_player *p, int prefer, char host[64], int *port, int *generation)
@@ -797,6 +806,14 @@ static int node_of_address(crash_player *p, const char *ws)
     return found;
 }
 
+static bool node_up(crash_player *p, int i)
+{
+    pthread_mutex_lock(&p->shared->lock);
+    bool up = i >= 0 && i < p->shared->n_nodes && p->shared->nodes[i].up;
+    pthread_mutex_unlock(&p->shared->lock);
+    return up;
+}
+
 /* Says hello on the new connection: resumes the session when the player has a token (on any
  * node: tokens are the shared store's), else takes the token it is given. */
 static cluster_outcome cluster_hello(crash_player *p, char *why, size_t why_size)
@@ -808,9 +825,15 @@ static cluster_outcome cluster_hello(crash_player *p, char *why, size_t why_size
         return p->failure[0] != '\0' ? CLUSTER_FAILED : CLUSTER_RETRY;
     }
     bool ok = strcmp(string_at(welcome, "type"), "welcome") == 0;
+    bool resumed = ok && json_is_true(json_object_get(welcome, "resumed"));
+    if (ok && p->token[0] != '\0' && !resumed && !p->seated_once) {
+        /* A guest is stored only once it makes or joins a table (lobby_players.c): before that
+         * its token is its first node's alone, and another node greets it as a new guest. */
+        p->fresh_guests++;
+        p->token[0] = '\0';
+    }
     if (ok && p->token[0] != '\0') {
-        ok = json_is_true(json_object_get(welcome, "resumed")) &&
-             strcmp(string_at(json_object_get(welcome, "player"), "id"), p->player_id) == 0;
+        ok = resumed && strcmp(string_at(json_object_get(welcome, "player"), "id"), p->player_id) == 0;
     } else if (ok) {
         snprintf(p->token, sizeof p->token, "%s", string_at(welcome, "token"));
         snprintf(p->player_id, sizeof p->player_id, "%s", string_at(json_object_get(welcome, "player"), "id"));
@@ -850,7 +873,14 @@ static cluster_outcome cluster_try(crash_player *p, int node, int *next, char *w
             drop_connection(p);
         return hello;
     }
+    return cluster_join(p, node, next, why, why_size);
+}
+
+/* Sends join_table for p->code on the connection to node; see cluster_try. */
+static cluster_outcome cluster_join(crash_player *p, int node, int *next, char *why, size_t why_size)
+{
     bool ended;
+    *next = -1;
     json_t *reply = request(p, json_pack("{s:s, s:s}", "type", "join_table", "code", p->code), &ended);
     if (reply == NULL) {
         snprintf(why, why_size, "join_table on node %d: %s", node + 1, ended ? "the connection ended" : "no reply in time");
@@ -864,9 +894,16 @@ static cluster_outcome cluster_try(crash_player *p, int node, int *next, char *w
         p->moved++;
         snprintf(why, why_size, "node %d said moved to node %d", node + 1, *next + 1);
         outcome = CLUSTER_RETRY;
+        if (!node_up(p, *next)) /* its lease has not run out yet: nobody has the table now */
+            *next = -1;
     } else if (strcmp(type, "error") == 0 && strcmp(string_at(reply, "code"), "no_such_table") == 0) {
         p->not_found++;
         snprintf(why, why_size, "node %d said no_such_table", node + 1);
+        outcome = CLUSTER_RETRY;
+    } else if (strcmp(type, "error") == 0 && strcmp(string_at(reply, "code"), "rate_limited") == 0) {
+        /* its address's tries at this node are spent: another node counts its own */
+        p->rate_limited++;
+        snprintf(why, why_size, "node %d said rate_limited", node + 1);
         outcome = CLUSTER_RETRY;
     } else if (strcmp(type, "snapshot") != 0) {
         char *text = text_of(reply);
@@ -875,11 +912,10 @@ static cluster_outcome cluster_try(crash_player *p, int node, int *next, char *w
         outcome = CLUSTER_FAILED;
     }
     json_decref(reply);
-    if (outcome == CLUSTER_RETRY) {
+    if (outcome == CLUSTER_JOINED)
+        p->seated_once = true;
+    if (outcome == CLUSTER_RETRY)
         drop_connection(p);
-        if (*next < 0)
-            sleep_ms(CRASH_NOT_FOUND_PAUSE_MS);
-    }
     return outcome;
 }
 
@@ -888,7 +924,7 @@ static cluster_outcome cluster_try(crash_player *p, int node, int *next, char *w
 static bool cluster_connect(crash_player *p, int first_node)
 {
     long long give_up = crash_now_ms() + CRASH_CLUSTER_BACK_MS;
-    int node = first_node;
+    int node = first_node, pauses = 0;
     char why[160] = "";
     while (!stopping(p)) {
         cluster_outcome outcome = cluster_try(p, node, &node, why, sizeof why);
@@ -900,8 +936,10 @@ static bool cluster_connect(crash_player *p, int first_node)
             fail(p, "could not get back to its table on any node for %d s: %s", CRASH_CLUSTER_BACK_MS / 1000, why);
             return false;
         }
-        if (node < 0)
-            sleep_ms(5 * CRASH_RETRY_MS);
+        if (node < 0) { /* nowhere to go yet: wait, longer each time */
+            int pause = CRASH_PAUSE_MS + 500 * pauses++;
+            sleep_ms(pause < CRASH_PAUSE_MAX_MS ? pause : CRASH_PAUSE_MAX_MS);
+        }
     }
     return false;
 }

@@ -151,6 +151,10 @@ typedef struct crash_player {
     int refused_busy;      /* acts refused because the state moved on (busy, paused, not_your_turn) */
     int moved;             /* a cluster run: joins answered moved, and followed */
     int not_found;         /* a cluster run: joins answered no_such_table while its table changed nodes */
+    int rate_limited;      /* a cluster run: joins answered rate_limited (it then asks another node) */
+    int fresh_guests;      /* a cluster run: hellos with its token that another node answered as a new guest's,
+                            * before it was at a table (see cluster_hello in crash_player.c) */
+    bool seated_once;      /* it has made or joined its table (so its session is stored) */
     char failure[768];     /* the first problem, "" if none */
 
     /* progress, under shared->lock */

@@ -60,6 +60,7 @@ typedef struct crash_run {
     server_process server;
     /* a cluster run (--nodes) */
     bool cluster;
+    bool guests_anywhere; /* CRASH_GUESTS_ANYWHERE: see first_node */
     char pg_name[64], key_path[128];
     server_process nodes[CRASH_NODES_MAX];
     bool node_running[CRASH_NODES_MAX];
@@ -250,6 +251,23 @@ static crash_player *next_player(crash_run *run)
     return p;
 }
 
+/* In a cluster run, the node a client of table t (-1: a spectator) says its first hello to, or
+ * -1 for any node. A node gives player ids from one past the highest stored when it started
+ * (server/store/store_core.c), so two nodes' new guests can be given the same id, and the second
+ * one's session is then never stored (its token resumes it on no other node). Unless
+ * CRASH_GUESTS_ANYWHERE is set (which shows that), every guest is therefore made on the node of
+ * its table, and the nodes start one after the other once the guests of the ones before are
+ * stored; the spectators watch tables of the last one. They all follow `moved` when they come
+ * back. */
+static int first_node(const crash_run *run, int t)
+{
+    if (!run->cluster || run->guests_anywhere)
+        return run->cluster && t >= 0 ? t % CRASH_NODES_MAX : -1;
+    return t >= 0 ? t % CRASH_NODES_MAX : CRASH_NODES_MAX - 1;
+}
+
+static bool start_node(crash_run *run, int i);
+
 /* Seat 0 creates the table; at Tianjin three more clients take seats 1-3, at Tien Gow bots do. */
 static bool set_up_table(crash_run *run, int t)
 {
@@ -260,7 +278,7 @@ static bool set_up_table(crash_run *run, int t)
     host->tianjin = tianjin;
     host->send_ready = t % 4 < 2; /* half the tables of each game skip the pause between hands */
     /* in a cluster run the tables are made on each node in turn; the others join through any */
-    if (!crash_player_connect_new(host, &run->shared, name, run->cluster ? t % CRASH_NODES_MAX : -1) ||
+    if (!crash_player_connect_new(host, &run->shared, name, first_node(run, t)) ||
         !crash_player_create_table(host, 60)) {
         run_failure(run, "setting up: %s", host->failure);
         return false;
@@ -270,7 +288,8 @@ static bool set_up_table(crash_run *run, int t)
         snprintf(name, sizeof name, "Crash %d.%d", t + 1, seat);
         p->tianjin = true;
         p->send_ready = host->send_ready;
-        if (!crash_player_connect_new(p, &run->shared, name, -1) || !crash_player_take_seat(p, host->code, seat)) {
+        if (!crash_player_connect_new(p, &run->shared, name, run->guests_anywhere ? -1 : first_node(run, t)) ||
+            !crash_player_take_seat(p, host->code, seat)) {
             run_failure(run, "setting up: %s", p->failure);
             return false;
         }
@@ -286,7 +305,8 @@ static bool add_watcher(crash_run *run, const char *code, bool tianjin, const ch
 {
     crash_player *watcher = next_player(run);
     watcher->tianjin = tianjin;
-    if (!crash_player_connect_new(watcher, &run->shared, name, -1) || !crash_player_watch(watcher, code)) {
+    if (!crash_player_connect_new(watcher, &run->shared, name, first_node(run, -1)) ||
+        !crash_player_watch(watcher, code)) {
         run_failure(run, "setting up: %s", watcher->failure);
         return false;
     }
@@ -296,12 +316,20 @@ static bool add_watcher(crash_run *run, const char *code, bool tianjin, const ch
 static bool set_up_players(crash_run *run)
 {
     const char *first_code[2] = {NULL, NULL}; /* the first table of each game */
-    for (int t = 0; t < run->n_tables; t++) {
-        crash_player *host = &run->players[run->n_players];
-        if (!set_up_table(run, t))
+    int rounds = run->cluster ? CRASH_NODES_MAX : 1; /* a cluster run: node by node (first_node) */
+    for (int node = 0; node < rounds; node++) {
+        if (run->cluster && !run->node_running[node] && !start_node(run, node))
             return false;
-        if (first_code[host->tianjin] == NULL)
-            first_code[host->tianjin] = host->code;
+        for (int t = 0; t < run->n_tables; t++) {
+            if (run->cluster && t % CRASH_NODES_MAX != node)
+                continue;
+            crash_player *host = &run->players[run->n_players];
+            if (!set_up_table(run, t))
+                return false;
+            bool watchable = !run->cluster || run->guests_anywhere || node == first_node(run, -1);
+            if (first_code[host->tianjin] == NULL && watchable)
+                first_code[host->tianjin] = host->code;
+        }
     }
     for (int g = 0; g < 2; g++)
         if (first_code[g] != NULL && !add_watcher(run, first_code[g], g == 1, g ? "Crash watcher 2" : "Crash watcher"))
@@ -491,14 +519,16 @@ static void print_figures(const crash_run *run, const crash_figures *f, long lon
     printf("crash: ledger rows %ld; connections %ld; frames %ld; ERROR lines in server logs %d\n", f->ledger_rows,
            connections, frames, run->log_errors);
     if (run->cluster) {
-        long moved = 0, not_found = 0;
+        long moved = 0, not_found = 0, limited = 0, fresh = 0;
         for (size_t i = 0; i < run->n_players; i++) {
             moved += run->all[i]->moved;
             not_found += run->all[i]->not_found;
+            limited += run->all[i]->rate_limited;
+            fresh += run->all[i]->fresh_guests;
         }
         printf("crash: nodes started %d times; tables taken over %ld; joins answered moved %ld, no_such_table while "
-               "between nodes %ld\n",
-               run->node_starts, run->takeovers, moved, not_found);
+               "between nodes %ld, rate_limited %ld; unstored guests greeted anew by another node %ld\n",
+               run->node_starts, run->takeovers, moved, not_found, limited, fresh);
     }
 }
 
@@ -660,7 +690,8 @@ static bool finished_hands_since_mark(const crash_player *p, int generation)
  * every client back at its table, and every table finishes hands again. */
 static bool play_and_kill_nodes(crash_run *run)
 {
-    for (int i = 0; i < CRASH_NODES_MAX; i++) /* one after the other: the first migrates the database */
+    /* one after the other: the first migrates the database (set_up_players starts them itself) */
+    for (int i = 0; run->guests_anywhere && i < CRASH_NODES_MAX; i++)
         if (!start_node(run, i))
             return false;
     if (!set_up_players(run))
@@ -805,6 +836,7 @@ int main(int argc, char **argv)
         return 2;
     }
     run.durability = getenv("CRASH_DURABILITY");
+    run.guests_anywhere = run.cluster && getenv("CRASH_GUESTS_ANYWHERE") != NULL;
     const char *seed_text = getenv("CRASH_SEED");
     run.rng = seed_text != NULL ? strtoull(seed_text, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     uint64_t seed = run.rng;
