@@ -13,6 +13,11 @@
  * so the test can compare what clients saw with what the database holds. A private answer (a
  * Tianjin pass or pull: a `view` frame, then ok) counts as its act's event.
  *
+ * In a cluster run (several nodes, crash_shared.cluster) it connects to any node that is up,
+ * and a join answered `moved` sends it to the node named; when its node dies it does the same
+ * again with its token, waiting a little longer each time no live node has its table yet (the
+ * dead node's lease has not run out, or the new owner is not yet in the other nodes' directory).
+ *
  * A problem the server must not have (no resume, the table gone, an action refused for a reason
  * the view rules out, a reply that never comes) is recorded in `failure` and ends the thread.
  */

@@ -12,14 +12,29 @@
  * chain), and every finished hand is replayed through the calculator (crash_score). The figures
  * are printed; the run takes well under a minute.
  *
+ * The cluster run (--nodes, the meson test crash_nodes beside tests/pg/with_cluster.sh) does the
+ * same with three nodes on one PostgreSQL database (protocol/PROTOCOL.md, "Several nodes"), with a
+ * short lease: the tables are made on every node, and a random node (never the last one up) is
+ * killed with -9 again and again mid-play and started again a few seconds later, so its tables
+ * are taken over by another node, or reclaimed by itself when it is back first. Each client
+ * talks to the nodes as if through the house's proxy (--trusted-proxy, an address of its own in
+ * X-Forwarded-For); when its node dies it connects to any node that is up, resumes with its token
+ * and joins its table, following `moved` (the node's address /n/NAME/ws mapped to its port).
+ * At the end, with every node up, every table must be open once, owned by a live node under a
+ * lease that holds, the very node its clients play on; then the same store checks, `teahouse
+ * admin verify --db postgresql://…` and the calculator run on the PostgreSQL database.
+ *
  * Usage: test_crash PATH_TO_TEAHOUSE WEB_ROOT PATH_TO_TEAHOUSE_SCORE
+ *        test_crash --nodes PATH_TO_TEAHOUSE WEB_ROOT PATH_TO_TEAHOUSE_SCORE   (needs
+ *            TEAHOUSE_TEST_PG, which tests/pg/with_cluster.sh sets; exits 77, skipped, without)
  *        test_crash --score-only DB PATH_TO_TEAHOUSE_SCORE   (the calculator check of a kept
  *                                                              database, or a tampered copy)
- * Environment: CRASH_SEED (to repeat a run's kill delays), CRASH_KILLS (default 24),
- * CRASH_TABLES (default 8), CRASH_GAMES (mix, the default: odd tables are Tianjin; tiengow;
- * tianjin), CRASH_DURABILITY (passed as --durability when set),
+ * Environment: CRASH_SEED (to repeat a run's kill delays), CRASH_KILLS (default 24; 10 of nodes),
+ * CRASH_TABLES (default 8; 6 in a cluster run), CRASH_GAMES (mix, the default: odd tables are
+ * Tianjin; tiengow; tianjin), CRASH_DURABILITY (passed as --durability when set),
  * CRASH_KEEP=1 (keep the database directory even when the run passes), CRASH_TRACE=1 (print
- * every frame each client sends and receives).
+ * every frame each client sends and receives), CRASH_GUESTS_ANYWHERE=1 (a cluster run: make the
+ * guests on any node, see first_node).
  */
 #include <netinet/in.h>
 #include <signal.h>
