@@ -32,7 +32,8 @@
  * Environment: CRASH_SEED (to repeat a run's kill delays), CRASH_KILLS (default 24; 10 of nodes),
  * CRASH_TABLES (default 8; 6 in a cluster run), CRASH_GAMES (mix, the default: odd tables are
  * Tianjin; tiengow; tianjin), CRASH_DURABILITY (passed as --durability when set),
- * CRASH_KEEP=1 (keep the database directory even when the run passes), CRASH_TRACE=1 (print
+ * CRASH_KEEP=1 (keep the database directory even when the run passes; a cluster run's PostgreSQL
+ * database too, until tests/pg/with_cluster.sh removes its cluster), CRASH_TRACE=1 (print
  * every frame each client sends and receives), CRASH_GUESTS_ANYWHERE=1 (a cluster run: make the
  * guests on any node, see first_node).
  */
@@ -908,7 +909,9 @@ int main(int argc, char **argv)
         run_failure(&run, "the calculator replayed %ld of %ld finished hands", score.hands, figures.hands_finished);
 
     bool passed = problems == 0 && run.failures == 0;
-    if (run.cluster) /* the throwaway cluster goes with it anyway */
+    if (run.cluster && getenv("CRASH_KEEP") != NULL) /* until the throwaway cluster goes */
+        fprintf(stderr, "crash: the database %s is kept\n", run.db);
+    else if (run.cluster)
         drop_database(&run);
     if (!passed || getenv("CRASH_KEEP") != NULL)
         fprintf(stderr, "crash: the database%s is kept in %s\n", run.cluster ? "'s ledger key" : "", run.dir);
