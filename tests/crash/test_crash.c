@@ -159,8 +159,23 @@ static int pick_port(crash_run *run)
 
 /* ---- the server ------------------------------------------------------------------------------------ */
 
-/* Reads a server's log for sanitizer reports (failures) and ERROR lines (printed), and counts
- * the tables it took over from other nodes. */
+/* The tables a node's log says it took over from other nodes. */
+static long takeovers_in_log(const server_process *server)
+{
+    char *log = server_process_log(server);
+    long taken = 0;
+    const char *words = " table(s) taken over and reopened";
+    for (const char *at = log != NULL ? strstr(log, words) : NULL; at != NULL; at = strstr(at + 1, words)) {
+        const char *digits = at;
+        while (digits > log && digits[-1] >= '0' && digits[-1] <= '9')
+            digits--;
+        taken += strtol(digits, NULL, 10);
+    }
+    free(log);
+    return taken;
+}
+
+/* Reads a server's log for sanitizer reports (failures) and ERROR lines (printed). */
 static void scan_server_log(crash_run *run, const server_process *server, int generation)
 {
     char *log = server_process_log(server);
@@ -175,13 +190,6 @@ static void scan_server_log(crash_run *run, const server_process *server, int ge
             *end = '\0';
         if (strstr(line, "ERROR") != NULL && ++run->log_errors <= 10)
             fprintf(stderr, "crash: server %d logged: %s\n", generation, line);
-        const char *taken = strstr(line, " table(s) taken over and reopened");
-        if (taken != NULL) {
-            const char *digits = taken;
-            while (digits > line && digits[-1] >= '0' && digits[-1] <= '9')
-                digits--;
-            run->takeovers += strtol(digits, NULL, 10);
-        }
         line = end != NULL ? end + 1 : NULL;
     }
     free(log);
@@ -664,6 +672,7 @@ static bool kill_node(crash_run *run, int i)
         return false;
     }
     run->kills++;
+    run->takeovers += takeovers_in_log(&run->nodes[i]);
     scan_server_log(run, &run->nodes[i], generation);
     server_process_cleanup(&run->nodes[i]);
     run->node_running[i] = false;
@@ -781,14 +790,21 @@ static int check_owners(crash_run *run)
     return problems;
 }
 
+/* SIGTERM to every node at once (one stopping alone would have its parked tables taken over by
+ * the others: not a takeover the run made), then each must exit cleanly. */
 static void stop_nodes_cleanly(crash_run *run)
 {
     int generation = current_generation(run);
+    for (int i = 0; i < CRASH_NODES_MAX; i++)
+        if (run->node_running[i]) {
+            run->takeovers += takeovers_in_log(&run->nodes[i]);
+            kill(run->nodes[i].pid, SIGTERM);
+        }
     for (int i = 0; i < CRASH_NODES_MAX; i++) {
         if (!run->node_running[i])
             continue;
         int status = 0;
-        if (!server_process_stop(&run->nodes[i], SIGTERM, STOP_MS, &status))
+        if (!server_process_wait(&run->nodes[i], STOP_MS, &status))
             run_failure(run, "node %s did not exit within %d s of SIGTERM", node_names[i], STOP_MS / 1000);
         else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
             run_failure(run, "node %s exited with status %d after SIGTERM", node_names[i], status);
