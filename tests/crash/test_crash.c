@@ -276,13 +276,14 @@ static crash_player *next_player(crash_run *run)
 }
 
 /* In a cluster run, the node a client of table t (-1: a spectator) says its first hello to, or
- * -1 for any node. A node gives player ids from one past the highest stored when it started
- * (server/store/store_core.c), so two nodes' new guests can be given the same id, and the second
- * one's session is then never stored (its token resumes it on no other node). Unless
- * CRASH_GUESTS_ANYWHERE is set (which shows that), every guest is therefore made on the node of
+ * -1 for any node. Where each node gives player ids from one past the highest stored when it
+ * started (server/store/store_core.c), two nodes' new guests can be given the same id, and the
+ * second one's session is then never stored (its token resumes it on no other node, and its
+ * table's ledger rows name the other guest). So by default every guest is made on the node of
  * its table, and the nodes start one after the other once the guests of the ones before are
- * stored; the spectators watch tables of the last one. They all follow `moved` when they come
- * back. */
+ * stored; the spectators watch tables of the last one. CRASH_GUESTS_ANYWHERE=1 starts every node
+ * at once and makes the guests on any node, which needs nodes that give ids of their own. Either
+ * way every client follows `moved` when it comes back after a kill. */
 static int first_node(const crash_run *run, int t)
 {
     if (!run->cluster || run->guests_anywhere)
