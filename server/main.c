@@ -262,6 +262,25 @@ static void on_peers(void *data, const cluster_peer *peers, size_t n)
         lobby_set_others(a->lobby, others);
 }
 
+/* cluster_hooks.kept: the stored tables this node plays. */
+static char *node_kept(void *data)
+{
+    app *a = data;
+    return a->lobby != NULL ? lobby_kept_tables_text(a->lobby) : NULL;
+}
+
+/* cluster_hooks.on_lost: tables taken over while this node stalled go. */
+static void on_lost(void *data, const cluster_lost *lost, size_t n)
+{
+    app *a = data;
+    if (a->lobby == NULL)
+        return;
+    size_t gone = 0;
+    for (size_t i = 0; i < n; i++)
+        gone += lobby_let_go(a->lobby, lost[i].id, lost[i].node, lost[i].ws);
+    log_warn("%zu table(s) let go: another node plays them now", gone);
+}
+
 /* A node of several registers itself and claims its tables before the store reads them. */
 static bool start_node(app *a, const config *cfg, const char *uri)
 {
@@ -273,7 +292,12 @@ static bool start_node(app *a, const config *cfg, const char *uri)
     const cluster_config cc = {.uri = uri, .node_id = cfg->node_id, .address = address,
                                .lease_seconds = cfg->lease_seconds};
     char error[512];
-    const cluster_hooks hooks = {.on_takeover = on_takeover, .listing = node_listing, .on_peers = on_peers, .data = a};
+    const cluster_hooks hooks = {.on_takeover = on_takeover,
+                                 .listing = node_listing,
+                                 .on_peers = on_peers,
+                                 .kept = node_kept,
+                                 .on_lost = on_lost,
+                                 .data = a};
     a->cluster = cluster_start(&a->loop, &cc, &hooks, error, sizeof error);
     if (a->cluster == NULL)
         log_error("node %s: %s", cfg->node_id, error);

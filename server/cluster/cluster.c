@@ -9,6 +9,7 @@
  *                      all its open tables.
  *   peers (each 2 s):  the listings of the other live nodes (lobby_listing.h), freshest last.
  *   publish (at most once a second, when the loop's listing changed): the node's listing.
+ *   lost (each 2 s):   which of the stored tables the loop plays another node owns now.
  *   take (each 2 s):   open tables of another node whose lease lapsed become this node's; the
  *                      ids returned are counted, and the loop woken when there are any.
  * Two nodes taking at once: PostgreSQL locks each row the first UPDATE changes and the second
@@ -44,6 +45,9 @@ struct cluster {
     cluster_peer *peers;          /* guarded by lock: the other nodes' rows read last, not yet told */
     size_t n_peers;
     bool peers_read;              /* guarded by lock: peers is new */
+    char *kept;                   /* guarded by lock: the loop's stored tables, "{3,17}" */
+    cluster_lost *lost;           /* guarded by lock: tables another node owns now, not yet told */
+    size_t n_lost;
     uv_async_t async;
     uv_timer_t publish_timer;     /* the loop's: builds the listing */
     char *published;              /* the loop's: the listing last handed to the thread */
@@ -78,6 +82,11 @@ static const char PEERS_SQL[] =
     " WHERE id <> $1 AND heartbeat_at > now() - make_interval(secs => $2::int) ORDER BY heartbeat_at";
 
 static const char PUBLISH_SQL[] = "UPDATE nodes SET listing = $2 WHERE id = $1";
+
+static const char LOST_SQL[] =
+    "SELECT t.id, coalesce(t.owner_node, ''), coalesce(n.address, '') FROM game_tables AS t"
+    " LEFT JOIN nodes AS n ON n.id = t.owner_node"
+    " WHERE t.id = ANY ($2::bigint[]) AND t.state <> 'closed' AND t.owner_node IS DISTINCT FROM $1";
 
 static void free_peers(cluster_peer *peers, size_t n)
 {
@@ -184,9 +193,46 @@ static bool register_node(cluster *c)
 
 int cluster_slot(const cluster *c) { return c->slot; }
 
+/* Which of the tables the loop plays another node owns now; left for the loop. */
+static void check_lost(cluster *c)
+{
+    uv_mutex_lock(&c->lock);
+    char *kept = c->kept != NULL ? strdup(c->kept) : NULL;
+    uv_mutex_unlock(&c->lock);
+    if (kept == NULL || strcmp(kept, "{}") == 0 || !connected(c)) {
+        free(kept);
+        return;
+    }
+    const char *params[2] = {c->node_id, kept};
+    PGresult *r = PQexecParams(c->conn, LOST_SQL, 2, NULL, params, NULL, NULL, 0);
+    free(kept);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        log_warn("node %s: checking which tables are still its own failed: %s", c->node_id, PQerrorMessage(c->conn));
+        PQclear(r);
+        return;
+    }
+    size_t n = (size_t)PQntuples(r);
+    cluster_lost *lost = n > 0 ? calloc(n, sizeof *lost) : NULL;
+    for (size_t i = 0; lost != NULL && i < n; i++) {
+        lost[i].id = strtoll(PQgetvalue(r, (int)i, 0), NULL, 10);
+        snprintf(lost[i].node, sizeof lost[i].node, "%s", PQgetvalue(r, (int)i, 1));
+        snprintf(lost[i].ws, sizeof lost[i].ws, "%s", PQgetvalue(r, (int)i, 2));
+    }
+    PQclear(r);
+    if (lost == NULL)
+        return;
+    log_warn("node %s: %zu of its tables were taken over by another node; letting them go", c->node_id, n);
+    uv_mutex_lock(&c->lock);
+    free(c->lost);
+    c->lost = lost;
+    c->n_lost = n;
+    uv_mutex_unlock(&c->lock);
+}
+
 static void beat(cluster *c)
 {
     run(c, BEAT_SQL, c->node_id, c->lease, c->address, "the heartbeat");
+    check_lost(c);
     read_peers(c);
     long taken = run(c, TAKE_SQL, c->node_id, c->lease, NULL, "taking over lapsed tables");
     if (taken > 0) {
@@ -250,7 +296,14 @@ static void on_async(uv_async_t *async)
         c->n_peers = 0;
         c->peers_read = false;
     }
+    cluster_lost *lost = c->lost;
+    size_t n_lost = c->n_lost;
+    c->lost = NULL;
+    c->n_lost = 0;
     uv_mutex_unlock(&c->lock);
+    if (!stopping && n_lost > 0)
+        c->hooks.on_lost(c->hooks.data, lost, n_lost);
+    free(lost);
     if (!stopping && taken > 0)
         c->hooks.on_takeover(c->hooks.data, taken);
     if (!stopping && peers_read)
@@ -262,6 +315,13 @@ static void on_async(uv_async_t *async)
 static void on_publish_timer(uv_timer_t *timer)
 {
     cluster *c = timer->data;
+    char *kept = c->hooks.kept(c->hooks.data);
+    if (kept != NULL) {
+        uv_mutex_lock(&c->lock);
+        free(c->kept);
+        c->kept = kept;
+        uv_mutex_unlock(&c->lock);
+    }
     char *text = c->hooks.listing(c->hooks.data);
     if (text == NULL || (c->published != NULL && strcmp(text, c->published) == 0)) {
         free(text);
@@ -284,6 +344,8 @@ static void on_publish_timer(uv_timer_t *timer)
 static void free_fields(cluster *c)
 {
     free_peers(c->peers, c->n_peers);
+    free(c->kept);
+    free(c->lost);
     free(c->to_publish);
     free(c->published);
     PQfinish(c->conn);

@@ -19,6 +19,10 @@
  * "moved" without a round trip. What a node sees of the others is at most a second and a
  * heartbeat old.
  *
+ * Fencing: with each heartbeat the node also asks which of the stored tables it plays another
+ * node owns now; it lets those go at once (their players are sent on, as when a node drains).
+ * Until then the database refuses its writes to them (migrations/pg/0102_node_fence.sql).
+ *
  * Threads: the heartbeat runs on a thread of its own with a connection of its own, so the loop
  * never waits on PostgreSQL for it; only the wake-up (a uv_async) touches the loop.
  * Lifecycle: cluster_start (before the store's recovery: it claims this node's tables),
@@ -30,6 +34,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <uv.h>
 
@@ -54,6 +59,13 @@ typedef struct cluster_peer {
     char *text;
 } cluster_peer;
 
+/* A table another node took over from this one: its id, and that node and its address. */
+typedef struct cluster_lost {
+    int64_t id;
+    char node[40];
+    char ws[256];
+} cluster_lost;
+
 /* What the node's loop is asked for and told, always on the loop thread. */
 typedef struct cluster_hooks {
     /* This node took over tables of a node that stopped; it opens them. */
@@ -62,6 +74,12 @@ typedef struct cluster_hooks {
     char *(*listing)(void *data);
     /* The other live nodes' rows, freshest heartbeat last; borrowed for the call. */
     void (*on_peers)(void *data, const cluster_peer *peers, size_t n);
+    /* The ids of the stored tables this node plays, as a PostgreSQL array ("{3,17}"), a text to
+     * free (NULL when out of memory); asked with the listing. */
+    char *(*kept)(void *data);
+    /* Tables this node plays that another node owns now (this node stalled past their leases and
+     * they were taken over): it lets them go. */
+    void (*on_lost)(void *data, const struct cluster_lost *lost, size_t n);
     void *data;
 } cluster_hooks;
 

@@ -34,8 +34,9 @@
  * Tianjin; tiengow; tianjin), CRASH_DURABILITY (passed as --durability when set),
  * CRASH_KEEP=1 (keep the database directory even when the run passes; a cluster run's PostgreSQL
  * database too, until tests/pg/with_cluster.sh removes its cluster), CRASH_TRACE=1 (print
- * every frame each client sends and receives), CRASH_GUESTS_ANYWHERE=1 (a cluster run: make the
- * guests on any node, see first_node).
+ * every frame each client sends and receives), CRASH_GUESTS_ANYWHERE=0 (a cluster run: make
+ * each guest on its table's node, one node after the other, rather than on any node; see
+ * first_node).
  */
 #include <netinet/in.h>
 #include <signal.h>
@@ -275,15 +276,12 @@ static crash_player *next_player(crash_run *run)
     return p;
 }
 
-/* In a cluster run, the node a client of table t (-1: a spectator) says its first hello to, or
- * -1 for any node. Where each node gives player ids from one past the highest stored when it
- * started (server/store/store_core.c), two nodes' new guests can be given the same id, and the
- * second one's session is then never stored (its token resumes it on no other node, and its
- * table's ledger rows name the other guest). So by default every guest is made on the node of
- * its table, and the nodes start one after the other once the guests of the ones before are
- * stored; the spectators watch tables of the last one. CRASH_GUESTS_ANYWHERE=1 starts every node
- * at once and makes the guests on any node, which needs nodes that give ids of their own. Either
- * way every client follows `moved` when it comes back after a kill. */
+/* The node a client of table t first connects to (-1: any; t < 0: a spectator's). By default
+ * (CRASH_GUESTS_ANYWHERE unset or 1) every node starts at once and the guests are made on any
+ * node, so that nodes giving new players ids at once are tried (each gives ids of its own slot).
+ * CRASH_GUESTS_ANYWHERE=0 makes every guest on the node of its table and starts the nodes one
+ * after the other, the spectators watching tables of the last one. Either way every client
+ * follows `moved` when it comes back after a kill. */
 static int first_node(const crash_run *run, int t)
 {
     if (!run->cluster || run->guests_anywhere)
@@ -869,7 +867,8 @@ int main(int argc, char **argv)
         return 2;
     }
     run.durability = getenv("CRASH_DURABILITY");
-    run.guests_anywhere = run.cluster && getenv("CRASH_GUESTS_ANYWHERE") != NULL;
+    const char *anywhere = getenv("CRASH_GUESTS_ANYWHERE");
+    run.guests_anywhere = run.cluster && (anywhere == NULL || strcmp(anywhere, "0") != 0);
     const char *seed_text = getenv("CRASH_SEED");
     run.rng = seed_text != NULL ? strtoull(seed_text, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     uint64_t seed = run.rng;
