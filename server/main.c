@@ -245,21 +245,29 @@ static char *node_listing(void *data)
     return a->lobby != NULL ? lobby_listing_text(a->lobby) : NULL;
 }
 
-/* cluster_hooks.on_peers: the other nodes' tables, for the lobby's list and "moved". */
-static void on_peers(void *data, const cluster_peer *peers, size_t n)
+/* cluster_hooks.digest, on the heartbeat thread: the other nodes' tables parsed. */
+static void *digest_peers(const cluster_peer *peers, size_t n)
 {
-    app *a = data;
-    if (a->lobby == NULL)
-        return;
     lobby_listing_source *sources = n > 0 ? calloc(n, sizeof *sources) : NULL;
     if (n > 0 && sources == NULL)
-        return;
+        return NULL;
     for (size_t i = 0; i < n; i++)
         sources[i] = (lobby_listing_source){.node = peers[i].node, .ws = peers[i].ws, .text = peers[i].text};
     lobby_listing *others = lobby_listing_parse(sources, n);
     free(sources);
-    if (others != NULL)
-        lobby_set_others(a->lobby, others);
+    return others;
+}
+
+static void discard_peers(void *digest) { lobby_listing_free(digest); }
+
+/* cluster_hooks.on_peers: the other nodes' tables, for the lobby's list and "moved". */
+static void on_peers(void *data, void *digest)
+{
+    app *a = data;
+    if (a->lobby != NULL)
+        lobby_set_others(a->lobby, digest);
+    else
+        lobby_listing_free(digest);
 }
 
 /* cluster_hooks.kept: the stored tables this node plays. */
@@ -294,6 +302,8 @@ static bool start_node(app *a, const config *cfg, const char *uri)
     char error[512];
     const cluster_hooks hooks = {.on_takeover = on_takeover,
                                  .listing = node_listing,
+                                 .digest = digest_peers,
+                                 .discard = discard_peers,
                                  .on_peers = on_peers,
                                  .kept = node_kept,
                                  .on_lost = on_lost,

@@ -42,9 +42,7 @@ struct cluster {
     bool stopping;                /* guarded by lock */
     size_t taken;                 /* guarded by lock: tables taken over, not yet told to the loop */
     char *to_publish;             /* guarded by lock: the loop's new listing, not yet written */
-    cluster_peer *peers;          /* guarded by lock: the other nodes' rows read last, not yet told */
-    size_t n_peers;
-    bool peers_read;              /* guarded by lock: peers is new */
+    void *digest;                 /* guarded by lock: the other nodes' rows digested, not yet told */
     char *kept;                   /* guarded by lock: the loop's stored tables, "{3,17}" */
     cluster_lost *lost;           /* guarded by lock: tables another node owns now, not yet told */
     size_t n_lost;
@@ -88,17 +86,8 @@ static const char LOST_SQL[] =
     " LEFT JOIN nodes AS n ON n.id = t.owner_node"
     " WHERE t.id = ANY ($2::bigint[]) AND t.state <> 'closed' AND t.owner_node IS DISTINCT FROM $1";
 
-static void free_peers(cluster_peer *peers, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(peers[i].node);
-        free(peers[i].ws);
-        free(peers[i].text);
-    }
-    free(peers);
-}
-
-/* Reads the other live nodes' rows and leaves them for the loop. */
+/* Reads the other live nodes' rows and digests them here, off the loop (parsing every other
+ * node's listing takes milliseconds a thousand tables); the digest is left for the loop. */
 static void read_peers(cluster *c)
 {
     if (!connected(c))
@@ -112,24 +101,25 @@ static void read_peers(cluster *c)
     }
     size_t n = (size_t)PQntuples(r);
     cluster_peer *peers = n > 0 ? calloc(n, sizeof *peers) : NULL;
-    bool ok = n == 0 || peers != NULL;
-    for (size_t i = 0; ok && i < n; i++) {
-        peers[i].node = strdup(PQgetvalue(r, (int)i, 0));
-        peers[i].ws = strdup(PQgetvalue(r, (int)i, 1));
-        peers[i].text = strdup(PQgetvalue(r, (int)i, 2));
-        ok = peers[i].node != NULL && peers[i].ws != NULL && peers[i].text != NULL;
-    }
-    PQclear(r);
-    if (!ok) {
-        free_peers(peers, n);
+    if (n > 0 && peers == NULL) {
+        PQclear(r);
         return;
     }
+    for (size_t i = 0; i < n; i++)
+        peers[i] = (cluster_peer){.node = PQgetvalue(r, (int)i, 0),
+                                  .ws = PQgetvalue(r, (int)i, 1),
+                                  .text = PQgetvalue(r, (int)i, 2)};
+    void *digest = c->hooks.digest(peers, n);
+    free(peers);
+    PQclear(r);
+    if (digest == NULL)
+        return;
     uv_mutex_lock(&c->lock);
-    free_peers(c->peers, c->n_peers);
-    c->peers = peers;
-    c->n_peers = n;
-    c->peers_read = true;
+    void *old = c->digest;
+    c->digest = digest;
     uv_mutex_unlock(&c->lock);
+    if (old != NULL)
+        c->hooks.discard(old);
 }
 
 char *cluster_uri(const char *uri, const char *node_id, int lease_seconds)
@@ -288,14 +278,8 @@ static void on_async(uv_async_t *async)
     size_t taken = c->taken;
     c->taken = 0;
     bool stopping = c->stopping;
-    cluster_peer *peers = c->peers_read ? c->peers : NULL;
-    size_t n_peers = c->peers_read ? c->n_peers : 0;
-    bool peers_read = c->peers_read;
-    if (peers_read) {
-        c->peers = NULL;
-        c->n_peers = 0;
-        c->peers_read = false;
-    }
+    void *digest = c->digest;
+    c->digest = NULL;
     cluster_lost *lost = c->lost;
     size_t n_lost = c->n_lost;
     c->lost = NULL;
@@ -306,9 +290,10 @@ static void on_async(uv_async_t *async)
     free(lost);
     if (!stopping && taken > 0)
         c->hooks.on_takeover(c->hooks.data, taken);
-    if (!stopping && peers_read)
-        c->hooks.on_peers(c->hooks.data, peers, n_peers);
-    free_peers(peers, n_peers);
+    if (!stopping && digest != NULL)
+        c->hooks.on_peers(c->hooks.data, digest);
+    else if (digest != NULL)
+        c->hooks.discard(digest);
 }
 
 /* Each second on the loop: the listing, handed to the thread when it changed. */
@@ -343,7 +328,8 @@ static void on_publish_timer(uv_timer_t *timer)
 
 static void free_fields(cluster *c)
 {
-    free_peers(c->peers, c->n_peers);
+    if (c->digest != NULL)
+        c->hooks.discard(c->digest);
     free(c->kept);
     free(c->lost);
     free(c->to_publish);

@@ -14,7 +14,8 @@
  *
  * Listings: every node publishes its open tables (the loop builds the text each second and the
  * thread writes it into the node's row when it changed) and reads every other live node's with
- * each heartbeat (one SELECT), which the loop then hands to the lobby (lobby_listing.h): the
+ * each heartbeat (one SELECT), which the thread parses and the loop hands to the lobby
+ * (lobby_listing.h): the
  * public lobby lists every node's tables, and a join_table for a table elsewhere is answered
  * "moved" without a round trip. What a node sees of the others is at most a second and a
  * heartbeat old.
@@ -54,9 +55,9 @@ typedef struct cluster_config {
 
 /* Another live node's row: its id, where clients reach it, its listing text. */
 typedef struct cluster_peer {
-    char *node;
-    char *ws;
-    char *text;
+    const char *node;
+    const char *ws;
+    const char *text;
 } cluster_peer;
 
 /* A table another node took over from this one: its id, and that node and its address. */
@@ -66,14 +67,19 @@ typedef struct cluster_lost {
     char ws[256];
 } cluster_lost;
 
-/* What the node's loop is asked for and told, always on the loop thread. */
+/* What the node's loop is asked for and told, on the loop thread but for digest and discard. */
 typedef struct cluster_hooks {
     /* This node took over tables of a node that stopped; it opens them. */
     void (*on_takeover)(void *data, size_t taken);
     /* This node's listing, a text to free (NULL: unchanged). */
     char *(*listing)(void *data);
-    /* The other live nodes' rows, freshest heartbeat last; borrowed for the call. */
-    void (*on_peers)(void *data, const cluster_peer *peers, size_t n);
+    /* ON THE HEARTBEAT THREAD: the other live nodes' rows (freshest heartbeat last, borrowed for
+     * the call) made into what the loop keeps (NULL: nothing, out of memory); it touches nothing
+     * but its arguments. discard frees such a digest on either thread. */
+    void *(*digest)(const cluster_peer *peers, size_t n);
+    void (*discard)(void *digest);
+    /* The latest digest, given to the loop (which frees it, with discard or otherwise). */
+    void (*on_peers)(void *data, void *digest);
     /* The ids of the stored tables this node plays, as a PostgreSQL array ("{3,17}"), a text to
      * free (NULL when out of memory); asked with the listing. */
     char *(*kept)(void *data);
