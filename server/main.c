@@ -365,7 +365,7 @@ static int serve(const config *cfg)
     store_opts.ledger_key_path = cfg->ledger_key_path;
     store_error store_err;
     /* A node's connections name it (cluster_uri): its tables are its own. */
-    char *node_uri = cfg->node_id[0] != '\0' ? cluster_uri(cfg->db_path, cfg->node_id, cfg->lease_seconds) : NULL;
+    char *node_uri = cfg->node_id[0] != '\0' ? cluster_uri(cfg->db_path, cfg->node_id) : NULL;
     a.store = store_open(&a.loop, node_uri ? node_uri : cfg->db_path, &store_opts, &store_err);
     if (a.store == NULL) {
         log_error("cannot open the database %s: %s", cfg->db_path, store_err.message);

@@ -2,19 +2,19 @@
  * cluster — a node's heartbeat and takeovers (cluster.h).
  *
  * Statements, each one round trip:
- *   claim (at start):  every open table that is this node's, no node's, or whose lease lapsed
- *                      becomes this node's, with a fresh lease.
- *   register (at start): upsert the node's row, with a slot of its own the first time.
- *   beat (each 2 s):   mark the node's row alive and, in the same statement, renew the leases of
- *                      all its open tables.
- *   peers (each 2 s):  the listings of the other live nodes (lobby_listing.h), freshest last.
- *   publish (at most once a second, when the loop's listing changed): the node's listing.
+ *   register (at start): upsert the node's row with a fresh lease, and a slot of its own the
+ *                      first time.
+ *   claim (at start):  open tables of no node, or of a node whose lease lapsed, become this
+ *                      node's (its own stay its own).
+ *   beat (each 2 s):   renew the node's lease: one row, whatever its number of tables.
  *   lost (each 2 s):   which of the stored tables the loop plays another node owns now.
- *   take (each 2 s):   open tables of another node whose lease lapsed become this node's; the
- *                      ids returned are counted, and the loop woken when there are any.
+ *   peers (each 2 s):  the listings of the other live nodes (lobby_listing.h), freshest last.
+ *   take (each 2 s):   open tables of a node whose lease lapsed become this node's; the ids
+ *                      returned are counted, and the loop woken when there are any.
+ *   publish (at most once a second, when the loop's listing changed): the node's listing.
  * Two nodes taking at once: PostgreSQL locks each row the first UPDATE changes and the second
- * UPDATE, once the first commits, evaluates WHERE lease_until < now() again on the new row and
- * skips it, so each table has exactly one winner.
+ * UPDATE, once the first commits, checks its WHERE again on the new row, whose owner is the
+ * first taker (alive), and skips it, so each table has exactly one winner.
  *
  * A failed statement (the database restarting) is logged and tried again at the next beat, with
  * a new connection if it broke; a node that cannot beat for a lease's time loses its tables to
@@ -52,32 +52,34 @@ struct cluster {
     cluster_hooks hooks;
 };
 
+/* Open tables of no node, or of a node whose lease lapsed, become this node's. */
 static const char CLAIM_SQL[] =
-    "UPDATE game_tables SET owner_node = $1, lease_until = now() + make_interval(secs => $2::int)"
-    " WHERE state <> 'closed' AND (owner_node = $1 OR owner_node IS NULL OR lease_until < now())";
+    "UPDATE game_tables SET owner_node = $1 WHERE state <> 'closed' AND (owner_node IS NULL OR owner_node IN"
+    " (SELECT id FROM nodes WHERE lease_until < now() AND id <> $1))";
 
-static const char BEAT_SQL[] =
-    "WITH beat AS (UPDATE nodes SET address = $3, heartbeat_at = now() WHERE id = $1 RETURNING id)"
-    " UPDATE game_tables SET lease_until = now() + make_interval(secs => $2::int)"
-    " WHERE owner_node = (SELECT id FROM beat) AND state <> 'closed'";
+/* One row: the node's lease holds all its tables. */
+static const char BEAT_SQL[] = "UPDATE nodes SET address = $3, heartbeat_at = now(),"
+                               " lease_until = now() + make_interval(secs => $2::int) WHERE id = $1";
 
 /* A new node takes the lowest free slot (two new nodes at once may collide: the loser fails to
  * start, and starts again); a known one keeps its own. */
 static const char START_SQL[] =
-    "INSERT INTO nodes (id, address, slot) VALUES ($1, $2,"
-    " (SELECT min(s) FROM generate_series(0, " CLUSTER_SLOTS_TEXT " - 1) AS s WHERE s NOT IN (SELECT slot FROM nodes)))"
-    " ON CONFLICT (id) DO UPDATE SET address = excluded.address, started_at = now(), heartbeat_at = now()"
-    " RETURNING slot";
+    "INSERT INTO nodes (id, address, slot, lease_until) VALUES ($1, $2,"
+    " (SELECT min(s) FROM generate_series(0, " CLUSTER_SLOTS_TEXT " - 1) AS s WHERE s NOT IN (SELECT slot FROM nodes)),"
+    " now() + make_interval(secs => $3::int))"
+    " ON CONFLICT (id) DO UPDATE SET address = excluded.address, started_at = now(), heartbeat_at = now(),"
+    " lease_until = excluded.lease_until RETURNING slot";
 
+/* The set of lapsed nodes is the statement's (computed once): a table another taker changed
+ * meanwhile is checked again on its new row, whose owner is alive, and skipped. */
 static const char TAKE_SQL[] =
-    "UPDATE game_tables SET owner_node = $1, lease_until = now() + make_interval(secs => $2::int)"
-    " WHERE state <> 'closed' AND lease_until < now() AND owner_node IS DISTINCT FROM $1 RETURNING id";
+    "UPDATE game_tables SET owner_node = $1 WHERE state <> 'closed' AND owner_node IN"
+    " (SELECT id FROM nodes WHERE lease_until < now() AND id <> $1) RETURNING id";
 
 static bool connected(cluster *c);
 
-static const char PEERS_SQL[] =
-    "SELECT id, address, listing FROM nodes"
-    " WHERE id <> $1 AND heartbeat_at > now() - make_interval(secs => $2::int) ORDER BY heartbeat_at";
+static const char PEERS_SQL[] = "SELECT id, address, listing FROM nodes"
+                                " WHERE id <> $1 AND lease_until > now() ORDER BY heartbeat_at";
 
 static const char PUBLISH_SQL[] = "UPDATE nodes SET listing = $2 WHERE id = $1";
 
@@ -92,8 +94,8 @@ static void read_peers(cluster *c)
 {
     if (!connected(c))
         return;
-    const char *params[2] = {c->node_id, c->lease};
-    PGresult *r = PQexecParams(c->conn, PEERS_SQL, 2, NULL, params, NULL, NULL, 0);
+    const char *params[1] = {c->node_id};
+    PGresult *r = PQexecParams(c->conn, PEERS_SQL, 1, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         log_warn("node %s: reading the other nodes' tables failed: %s", c->node_id, PQerrorMessage(c->conn));
         PQclear(r);
@@ -122,16 +124,14 @@ static void read_peers(cluster *c)
         c->hooks.discard(old);
 }
 
-char *cluster_uri(const char *uri, const char *node_id, int lease_seconds)
+char *cluster_uri(const char *uri, const char *node_id)
 {
-    /* A URI's option: "-c teahouse.node=ID -c teahouse.lease=N", percent-encoded (ID is letters,
-     * digits and '-'). */
+    /* A URI's option: "-c teahouse.node=ID", percent-encoded (ID is letters, digits and '-'). */
     const char *sep = strchr(uri, '?') ? "&" : "?";
-    size_t n = strlen(uri) + strlen(node_id) + 96;
+    size_t n = strlen(uri) + strlen(node_id) + 64;
     char *out = malloc(n);
     if (out != NULL)
-        snprintf(out, n, "%s%soptions=-c%%20teahouse.node%%3D%s%%20-c%%20teahouse.lease%%3D%d", uri, sep, node_id,
-                 lease_seconds);
+        snprintf(out, n, "%s%soptions=-c%%20teahouse.node%%3D%s", uri, sep, node_id);
     return out;
 }
 
@@ -170,8 +170,8 @@ static long run(cluster *c, const char *sql, const char *p1, const char *p2, con
 /* Upserts the node's row and reads its slot. */
 static bool register_node(cluster *c)
 {
-    const char *params[2] = {c->node_id, c->address};
-    PGresult *r = PQexecParams(c->conn, START_SQL, 2, NULL, params, NULL, NULL, 0);
+    const char *params[3] = {c->node_id, c->address, c->lease};
+    PGresult *r = PQexecParams(c->conn, START_SQL, 3, NULL, params, NULL, NULL, 0);
     bool ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
     if (ok)
         c->slot = atoi(PQgetvalue(r, 0, 0));
@@ -224,7 +224,7 @@ static void beat(cluster *c)
     run(c, BEAT_SQL, c->node_id, c->lease, c->address, "the heartbeat");
     check_lost(c);
     read_peers(c);
-    long taken = run(c, TAKE_SQL, c->node_id, c->lease, NULL, "taking over lapsed tables");
+    long taken = run(c, TAKE_SQL, c->node_id, NULL, NULL, "taking over lapsed tables");
     if (taken > 0) {
         log_info("node %s: took over %ld table(s) whose node stopped", c->node_id, taken);
         uv_mutex_lock(&c->lock);
@@ -369,12 +369,13 @@ cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, const cluster
     }
     long claimed;
     if (!register_node(c) ||
-        (claimed = run(c, CLAIM_SQL, c->node_id, c->lease, NULL, "claiming the node's tables")) < 0) {
+        (claimed = run(c, CLAIM_SQL, c->node_id, NULL, NULL, "claiming the node's tables")) < 0) {
         snprintf(error, error_cap, "cannot register node %s (is the database migrated?)", c->node_id);
         free_fields(c);
         return NULL;
     }
-    log_info("node %s (%s): %ld open table(s) are this node's", c->node_id, c->address, claimed);
+    log_info("node %s (%s): slot %d; %ld open table(s) of no node or of a stopped node claimed", c->node_id,
+             c->address, c->slot, claimed);
     uv_mutex_init(&c->lock);
     uv_cond_init(&c->wake);
     read_peers(c); /* told to the loop at its first turn */

@@ -5,18 +5,17 @@
  * A node names itself on every connection it makes (the option teahouse.node, cluster_uri), so
  * that a table it creates is its own (the column's default, migrations/pg/0100_nodes.sql) and
  * the store's recovery reads only its own tables (store_pg_read.c). Each open table has an
- * owner_node and a lease_until; the owner's heartbeat (every CLUSTER_BEAT_MS, one statement)
- * upserts its node row and renews all its tables' leases. A table whose lease lapsed is taken
- * over by another node with one UPDATE ... WHERE lease_until < now() RETURNING: the row lock
- * makes exactly one node win. The winner's loop is then told (on_takeover), and opens the
+ * owner_node; the node holds a lease (nodes.lease_until) that its heartbeat (every
+ * CLUSTER_BEAT_MS, one row) renews, and its tables are held with it. Once a node's lease lapsed,
+ * another node takes its tables over with one UPDATE ... SET owner_node ... RETURNING: the row
+ * lock makes exactly one node win. The winner's loop is then told (on_takeover), and opens the
  * tables as a restart does (store_recover, lobby_restore: the unfinished hand replayed from its
  * stored actions, same tiles, same seats).
  *
  * Listings: every node publishes its open tables (the loop builds the text each second and the
  * thread writes it into the node's row when it changed) and reads every other live node's with
  * each heartbeat (one SELECT), which the thread parses and the loop hands to the lobby
- * (lobby_listing.h): the
- * public lobby lists every node's tables, and a join_table for a table elsewhere is answered
+ * (lobby_listing.h): the public lobby lists every node's tables, and a join_table for a table elsewhere is answered
  * "moved" without a round trip. What a node sees of the others is at most a second and a
  * heartbeat old.
  *
@@ -89,9 +88,9 @@ typedef struct cluster_hooks {
     void *data;
 } cluster_hooks;
 
-/* uri with the connection options that name the node and its lease appended (a new table's
- * lease is the column's default, from teahouse.lease); malloc'd, NULL when out of memory. */
-char *cluster_uri(const char *uri, const char *node_id, int lease_seconds);
+/* uri with the connection option that names the node appended (a table it creates is its own,
+ * and the database fences its writes); malloc'd, NULL when out of memory. */
+char *cluster_uri(const char *uri, const char *node_id);
 
 /* Connects, upserts the node's row and claims this node's tables, tables of no node and tables
  * whose lease lapsed (synchronously: before the store reads what it reopens), then starts the

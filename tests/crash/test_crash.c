@@ -761,9 +761,10 @@ static int check_owners(crash_run *run)
         const crash_player *p = run->all[i];
         if (strspn(p->code, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != strlen(p->code))
             continue; /* never put into SQL; a code is letters and digits */
-        char sql[256];
+        char sql[320];
         snprintf(sql, sizeof sql,
-                 "SELECT owner_node, lease_until > now() FROM game_tables WHERE code = '%s' AND state <> 'closed'",
+                 "SELECT t.owner_node, n.lease_until > now() FROM game_tables AS t LEFT JOIN nodes AS n"
+                 " ON n.id = t.owner_node WHERE t.code = '%s' AND t.state <> 'closed'",
                  p->code);
         PGresult *r = PQexec(c, sql);
         int rows = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) : -1;
