@@ -44,7 +44,7 @@ connections=${CONNECTIONS:-50000}
 tables=${TABLES:-2000}
 think=${THINK_MS:-1000}
 seconds=${PLAY_SECONDS:-30}
-fast_tables=${FAST_TABLES:-200}
+fast_tables=${FAST_TABLES:-600}
 steps=${STEPS:-1 3 2 4 5}
 out=${OUT:-$(mktemp -d /tmp/teahouse-figures-XXXXXX)}
 mkdir -p "$out"
@@ -57,7 +57,7 @@ export TEAHOUSE_CLUSTER_METRICS_BASE_PORT="${TEAHOUSE_CLUSTER_METRICS_BASE_PORT:
 # next hand starts when the seats are ready; pings every 10 s so held connections show they live;
 # a table nobody is at closes 5 s after (so step 2 starts from no open table).
 export TEAHOUSE_CLUSTER_NODE_ARGS="${TEAHOUSE_CLUSTER_NODE_ARGS:---max-connections-per-address 0 --new-guests-per-minute 0 --turn-seconds 300 --next-hand-seconds 60 --max-tables $((tables + 200)) --ping-seconds 10 --empty-table-seconds 5}"
-export TEAHOUSE_CLUSTER_PG_OPTIONS="${TEAHOUSE_CLUSTER_PG_OPTIONS:--c shared_preload_libraries=pg_stat_statements -c shared_buffers=128MB}"
+export TEAHOUSE_CLUSTER_PG_OPTIONS="${TEAHOUSE_CLUSTER_PG_OPTIONS:--c shared_preload_libraries=pg_stat_statements -c shared_buffers=128MB -c log_lock_waits=on}"
 dir=$TEAHOUSE_CLUSTER_DIR
 base=$TEAHOUSE_CLUSTER_BASE_PORT
 db="postgresql:///teahouse?host=$dir&user=teahouse"
@@ -65,6 +65,7 @@ db="postgresql:///teahouse?host=$dir&user=teahouse"
 children=""
 cleanup() {
     for p in $children; do kill "$p" 2>/dev/null; done
+    cp "$dir/postgresql.log" "$dir"/n?.log "$out/" 2>/dev/null # kept: the cluster's directory goes
     "$root/scripts/cluster.sh" stop
 }
 trap cleanup EXIT
@@ -239,23 +240,45 @@ step_scale() {
 }
 
 # ---- 3. tables playing over three nodes ----------------------------------------------------
+# Three `teahouse-load play` at once, a third of COUNT tables each: play_three LABEL COUNT THINK
+# SECONDS WARMUP PORT1 PID1 PORT2 PID2 PORT3 PID3 (the same node three times for one node). Reports
+# in $out/play-LABEL-K.txt; play_wait waits for them and prints them.
+play_three() {
+    label=$1 count=$2 p_think=$3 p_seconds=$4 p_warmup=$5
+    shift 5
+    play_pids=""
+    for k in 1 2 3; do
+        n=$((count / 3))
+        [ "$k" -le $((count % 3)) ] && n=$((n + 1))
+        port=$1 pid=$2
+        shift 2
+        echo "$load play --connect 127.0.0.1:$port --pid $pid --tables $n --seconds $p_seconds --warmup $p_warmup --think-ms $p_think" \
+            >"$out/play-$label-$k.cmd"
+        "$load" play --connect "127.0.0.1:$port" --pid "$pid" --tables "$n" --seconds "$p_seconds" --warmup "$p_warmup" \
+            --think-ms "$p_think" >"$out/play-$label-$k.txt" 2>"$out/play-$label-$k.err" &
+        play_pids="$play_pids $!"
+    done
+    children="$children $play_pids"
+}
+
+play_wait() {
+    for p in $play_pids; do wait "$p"; done
+    for k in 1 2 3; do
+        f=$out/play-$label-$k.txt
+        echo "   $(sed "s|^$load|teahouse-load|" "$out/play-$label-$k.cmd")"
+        echo "       $(field "$f" "tables"); act -> all 4 seats: $(field "$f" "act -> all 4 seats")"
+        echo "       hands: $(field "$f" "hands completed"); actions: $(field "$f" "actions (events)" | sed 's/:.*//');" \
+            "server CPU $(field "$f" "server CPU"); generator lag $(field "$f" "load generator lag" | sed 's/ (.*//');" \
+            "errors: $(field "$f" "errors received"); lost: $(field "$f" "connections lost"); leaks: $(field "$f" "hidden-tile leaks")"
+    done
+}
+
 step_play() {
     echo
     say "== 3. $tables tables playing over three nodes on PostgreSQL (think $think ms, $seconds s)"
     sql -c "SELECT pg_stat_statements_reset()" >/dev/null
-    per=$((tables / 3))
-    pids=""
-    for i in 1 2 3; do
-        n=$per
-        [ "$i" -le $((tables % 3)) ] && n=$((n + 1))
-        pid=$(node_pid n$i)
-        echo "$load play --connect 127.0.0.1:$((base + i)) --pid $pid --tables $n --seconds $seconds --warmup 5 --think-ms $think" \
-            >"$out/play-n$i.cmd"
-        "$load" play --connect 127.0.0.1:$((base + i)) --pid "$pid" --tables "$n" --seconds "$seconds" --warmup 5 \
-            --think-ms "$think" >"$out/play-n$i.txt" 2>"$out/play-n$i.err" &
-        pids="$pids $!"
-    done
-    children="$children $pids"
+    play_three cluster "$tables" "$think" "$seconds" 5 $((base + 1)) "$(node_pid n1)" $((base + 2)) "$(node_pid n2)" \
+        $((base + 3)) "$(node_pid n3)"
     sleep $((seconds / 2 + 15))
     say "   while playing: PostgreSQL connections by node: $(connections_by_node);" \
         "open tables by node: $(sql -c "SELECT owner_node || ':' || count(*) FROM game_tables WHERE state <> 'closed' GROUP BY owner_node ORDER BY 1" | tr '\n' ' ')"
@@ -272,15 +295,7 @@ step_play() {
             >"$out/directory-play.rows"
         echo "   directory read as n1 now: $(wc -l <"$out/directory-play.rows") rows, $(wc -c <"$out/directory-play.rows") bytes as text"
     fi
-    for p in $pids; do wait "$p"; done
-    for i in 1 2 3; do
-        f=$out/play-n$i.txt
-        echo "   n$i: $(cat "$out/play-n$i.cmd")"
-        echo "       $(field "$f" "tables"); act -> all 4 seats: $(field "$f" "act -> all 4 seats")"
-        echo "       hands: $(field "$f" "hands completed"); server CPU $(field "$f" "server CPU");" \
-            "generator lag $(field "$f" "load generator lag"); errors: $(field "$f" "errors received");" \
-            "lost: $(field "$f" "connections lost"); leaks: $(field "$f" "hidden-tile leaks")"
-    done
+    play_wait
     say "   the cluster's statements while playing (pg_stat_statements, all three nodes, setup included):"
     sql -c "SELECT CASE WHEN query LIKE 'WITH beat%' THEN 'heartbeat (lease renewal)'
                         WHEN query LIKE 'SELECT t.code, t.owner_node%' THEN 'directory read'
@@ -294,6 +309,17 @@ step_play() {
                OR query LIKE 'SELECT id, address, listing%' OR query LIKE 'UPDATE nodes SET listing%'
                OR (query LIKE 'UPDATE game_tables SET owner_node%' AND query LIKE '%RETURNING id')
             ORDER BY 1" | sed 's/^/       /'
+    # what waited on whom: PostgreSQL logs a lock wait longer than deadlock_timeout (1 s) and every
+    # deadlock; a node logs every table it paused because a write failed
+    echo "   lock waits over 1 s logged: $(grep -c 'still waiting for' "$dir/postgresql.log"), by statement:"
+    grep -A3 'still waiting for' "$dir/postgresql.log" | sed -n 's/.*STATEMENT: *//p' | cut -c1-60 | sort | uniq -c |
+        sort -rn | head -n 4 | sed 's/^/       /'
+    echo "   deadlocks: $(grep -c 'deadlock detected' "$dir/postgresql.log");" \
+        "tables paused by a failed write: n1 $(grep -c 'paused:' "$dir/n1.log") n2 $(grep -c 'paused:' "$dir/n2.log")" \
+        "n3 $(grep -c 'paused:' "$dir/n3.log")"
+    echo "   heartbeats failed: n1 $(grep -c 'the heartbeat failed' "$dir/n1.log") n2 $(grep -c 'the heartbeat failed' "$dir/n2.log")" \
+        "n3 $(grep -c 'the heartbeat failed' "$dir/n3.log") (a node that fails to beat for a lease, 10 s, loses its tables)"
+    grep -h -m2 'paused:' "$dir"/n?.log | sed 's/ (postgresql[^)]*)//; s/postgresql:[^,]*, //' | cut -c1-200 | sed 's/^/       /'
     # wait for the tables to close (--empty-table-seconds) before the next step reads the directory
     for _ in $(seq 1 30); do
         [ "$(sql -c "SELECT count(*) FROM game_tables WHERE state <> 'closed'")" = 0 ] && break
@@ -302,44 +328,57 @@ step_play() {
 }
 
 # ---- 4. the same tables on one node -----------------------------------------------------------
-play_one() { # label, then teahouse-load's server options
-    label=$1
-    shift
-    "$load" play "$@" --tables "$tables" --seconds "$seconds" --warmup 5 --think-ms "$think" \
-        >"$out/play-$label.txt" 2>"$out/play-$label.err"
-    f=$out/play-$label.txt
-    echo "   $label: $load play $* --tables $tables --seconds $seconds --warmup 5 --think-ms $think"
-    echo "       $(field "$f" "tables"); act -> all 4 seats: $(field "$f" "act -> all 4 seats")"
-    echo "       hands: $(field "$f" "hands completed"); server CPU $(field "$f" "server CPU");" \
-        "RSS: $(field "$f" "server RSS"); generator lag $(field "$f" "load generator lag");" \
-        "errors: $(field "$f" "errors received"); lost: $(field "$f" "connections lost")"
-    say "       (after)"
+# A node of its own on SQLite (the default store), with the cluster's flags, or node n1 of the
+# cluster alone (PostgreSQL); three generators, as in step 3.
+start_sqlite_node() {
+    sqlite_dir=$(mktemp -d /tmp/teahouse-figures-sqlite-XXXXXX)
+    # shellcheck disable=SC2086 # the flags are a list
+    "$bin" --bind 127.0.0.1 --port $((base + 10)) --metrics-port 0 --web-root "$root/web-client" \
+        --db "$sqlite_dir/teahouse.db" $TEAHOUSE_CLUSTER_NODE_ARGS >"$sqlite_dir/log" 2>&1 &
+    sqlite_pid=$!
+    children="$children $sqlite_pid"
+    for _ in $(seq 1 100); do grep -q "listening on" "$sqlite_dir/log" && break; sleep 0.1; done
+}
+
+stop_sqlite_node() {
+    kill "$sqlite_pid" 2>/dev/null
+    wait "$sqlite_pid" 2>/dev/null
+    cp "$sqlite_dir/log" "$out/sqlite-node.log"
+    rm -rf "$sqlite_dir"
+}
+
+one_node() { # label count think seconds warmup port pid
+    before=$(rss "$7")
+    play_three "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$6" "$7" "$6" "$7"
+    play_wait
+    say "       node RSS $before KiB before, $(rss "$7") KiB after"
 }
 
 step_one() {
     echo
-    say "== 4. the same $tables tables on one node"
-    play_one sqlite --server "$bin" --web-root "$root/web-client"
-    play_one pg-n1 --connect 127.0.0.1:$((base + 1)) --pid "$(node_pid n1)"
+    say "== 4. the same $tables tables on one node (three generators at it)"
+    start_sqlite_node
+    say "   one node on SQLite: $bin --port $((base + 10)) --db DIR/teahouse.db $TEAHOUSE_CLUSTER_NODE_ARGS"
+    one_node sqlite "$tables" "$think" "$seconds" 5 $((base + 10)) "$sqlite_pid"
+    stop_sqlite_node
+    say "   node n1 of the cluster alone (PostgreSQL)"
+    one_node pg-n1 "$tables" "$think" "$seconds" 5 $((base + 1)) "$(node_pid n1)"
 }
 
 # ---- 5. hands settled per second at full speed ------------------------------------------------
 step_fast() {
     echo
-    say "== 5. hands settled per second at full speed ($fast_tables tables, --think-ms 0, 20 s)"
-    for label in sqlite pg-n1; do
-        if [ $label = sqlite ]; then
-            set -- --server "$bin" --web-root "$root/web-client"
-        else
-            set -- --connect 127.0.0.1:$((base + 1)) --pid "$(node_pid n1)"
-        fi
-        "$load" play "$@" --tables "$fast_tables" --seconds 20 --warmup 3 --think-ms 0 \
-            >"$out/fast-$label.txt" 2>"$out/fast-$label.err"
-        f=$out/fast-$label.txt
-        say "   $label: $load play $* --tables $fast_tables --seconds 20 --warmup 3 --think-ms 0"
-        echo "       hands: $(field "$f" "hands completed"); actions: $(field "$f" "actions (events)");" \
-            "act -> all 4 seats: $(field "$f" "act -> all 4 seats"); server CPU $(field "$f" "server CPU")"
-    done
+    say "== 5. hands settled per second, fast ($fast_tables tables, --think-ms 100, 20 s)"
+    start_sqlite_node
+    say "   one node on SQLite"
+    one_node fast-sqlite "$fast_tables" 100 20 3 $((base + 10)) "$sqlite_pid"
+    stop_sqlite_node
+    say "   node n1 of the cluster alone (PostgreSQL)"
+    one_node fast-pg-n1 "$fast_tables" 100 20 3 $((base + 1)) "$(node_pid n1)"
+    say "   the three cluster nodes at once (PostgreSQL)"
+    play_three fast-cluster "$fast_tables" 100 20 3 $((base + 1)) "$(node_pid n1)" $((base + 2)) "$(node_pid n2)" \
+        $((base + 3)) "$(node_pid n3)"
+    play_wait
 }
 
 say "cluster_figures: reports in $out; release build $build"
