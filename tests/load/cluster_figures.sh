@@ -12,22 +12,26 @@
 #      nodes' ports (not through nginx), each third by one `teahouse-load hold --procs 2` (a client
 #      process, like a node, has a 20,000-file limit); all three at once. Per node: held, RSS
 #      before and holding, KiB per connection, open files; PostgreSQL connections per node.
+#   3. play: TABLES tables (default 2000), three `teahouse-load play` at once, one to each node,
+#      at THINK_MS (default 1000) for PLAY_SECONDS (default 30): act -> every seat p50/p99 per
+#      node, hands and acts per second; PostgreSQL connections per node while playing; the
+#      cluster's statements (calls, mean and max time, rows) from pg_stat_statements; lock waits
+#      and deadlocks from PostgreSQL's log; failed heartbeats and paused tables from the nodes'.
 #   2. the heartbeat at scale: in one transaction that is rolled back, N-1 made-up nodes of 700
-#      open tables each (N = 10 and 100), then the directory read, a heartbeat and the takeover
-#      search as node n1 / a made-up node runs them: time, rows, bytes, WAL.
-#   3. play: TABLES tables (default 2000), a third on each node, `teahouse-load play` at
-#      THINK_MS (default 1000) for SECONDS (default 30): act -> every seat p50/p99 per node,
-#      hands per second; PostgreSQL connections per node while playing; the three cluster
-#      statements' calls, mean time and rows from pg_stat_statements.
-#   4. the same TABLES on one node on SQLite (teahouse-load starts it), and on one node of the
-#      cluster (PostgreSQL).
-#   5. hands settled per second at full speed (--think-ms 0, FAST_TABLES tables, default 200):
-#      one node on PostgreSQL beside one node on SQLite.
+#      open tables each (N = 10 and 100), then what node n1's heartbeat reads of the other nodes
+#      (their listings, or before nodes had listings the directory of their open tables), a
+#      heartbeat and the takeover search: time, rows, bytes, WAL.
+#   4. the same TABLES on one node, three generators at it: a node of its own on SQLite (the
+#      default store, the same flags), then node n1 of the cluster alone (PostgreSQL).
+#   5. hands settled per second at a fast pace (FAST_TABLES tables, default 600, --think-ms 100;
+#      faster trips a connection's rate limit): one SQLite node, n1 alone, the three nodes.
 # Knobs (environment): CONNECTIONS, TABLES, THINK_MS, PLAY_SECONDS, FAST_TABLES, STEPS (default
-# "1 3 2 4 5": step 2 copies a played table's row), OUT (the reports' directory, default a new /tmp/teahouse-figures-XXXXXX), and
-# scripts/cluster.sh's (TEAHOUSE_CLUSTER_DIR, default /tmp/teahouse-figures-cluster; its ports
-# default to 18081..18083, 19091..19093 and 18480 here so as not to meet a cluster already up).
-# Everything started is stopped at the end, whatever happens.
+# "1 3 2 4 5": step 2 copies a played table's row), ID_GAP (default 1, set_id_ranges below; 0
+# shows the collision), OUT (the reports' directory, default a new /tmp/teahouse-figures-XXXXXX:
+# the generators' reports, PostgreSQL's and the nodes' logs), and scripts/cluster.sh's
+# (TEAHOUSE_CLUSTER_DIR, default /tmp/teahouse-figures-cluster; its ports default to
+# 18081..18083, 19091..19093 and 18480 here so as not to meet a cluster already up; a SQLite node
+# takes 18090). Everything started is stopped at the end, whatever happens.
 set -u
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
