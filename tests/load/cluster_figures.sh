@@ -321,6 +321,8 @@ step_play() {
     echo "   deadlocks: $(grep -c 'deadlock detected' "$dir/postgresql.log");" \
         "tables paused by a failed write: n1 $(grep -c 'paused:' "$dir/n1.log") n2 $(grep -c 'paused:' "$dir/n2.log")" \
         "n3 $(grep -c 'paused:' "$dir/n3.log")"
+    echo "   guests stored under an id another node gave (players_pkey refused; the node then takes the id" \
+        "as its own guest's): $(grep -c 'players_pkey' "$dir/postgresql.log")"
     echo "   heartbeats failed: n1 $(grep -c 'the heartbeat failed' "$dir/n1.log") n2 $(grep -c 'the heartbeat failed' "$dir/n2.log")" \
         "n3 $(grep -c 'the heartbeat failed' "$dir/n3.log") (a node that fails to beat for a lease, 10 s, loses its tables)"
     grep -h -m2 'paused:' "$dir"/n?.log | sed 's/ (postgresql[^)]*)//; s/postgresql:[^,]*, //' | cut -c1-200 | sed 's/^/       /'
