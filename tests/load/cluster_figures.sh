@@ -338,6 +338,7 @@ step_play() {
 # cluster alone (PostgreSQL); three generators, as in step 3.
 start_sqlite_node() {
     sqlite_dir=$(mktemp -d /tmp/teahouse-figures-sqlite-XXXXXX)
+    : >"$sqlite_dir/log"
     # shellcheck disable=SC2086 # the flags are a list
     "$bin" --bind 127.0.0.1 --port $((base + 10)) --metrics-port 0 --web-root "$root/web-client" \
         --db "$sqlite_dir/teahouse.db" $TEAHOUSE_CLUSTER_NODE_ARGS >"$sqlite_dir/log" 2>&1 &
