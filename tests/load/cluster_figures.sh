@@ -26,8 +26,8 @@
 #   5. hands settled per second at a fast pace (FAST_TABLES tables, default 600, --think-ms 100;
 #      faster trips a connection's rate limit): one SQLite node, n1 alone, the three nodes.
 # Knobs (environment): CONNECTIONS, TABLES, THINK_MS, PLAY_SECONDS, FAST_TABLES, STEPS (default
-# "1 3 2 4 5": step 2 copies a played table's row), ID_GAP (default 1, set_id_ranges below; 0
-# shows the collision), OUT (the reports' directory, default a new /tmp/teahouse-figures-XXXXXX:
+# "1 3 2 4 5": step 2 copies a played table's row), ID_GAP (default 0; 1 restarts n2 and n3 in
+# id ranges of their own, as was needed before nodes gave ids of their own slots), OUT (the reports' directory, default a new /tmp/teahouse-figures-XXXXXX:
 # the generators' reports, PostgreSQL's and the nodes' logs), and scripts/cluster.sh's
 # (TEAHOUSE_CLUSTER_DIR, default /tmp/teahouse-figures-cluster; its ports default to
 # 18081..18083, 19091..19093 and 18480 here so as not to meet a cluster already up; a SQLite node
@@ -89,11 +89,9 @@ connections_by_node() {
             WHERE datname = 'teahouse' AND application_name <> 'psql' GROUP BY application_name ORDER BY 1" | tr '\n' ' '
 }
 
-# Each node gives new players ids counting from the largest id stored when it started
-# (server/store/store_core.c), so nodes started together give the same ids: two nodes creating
-# guests at once fail on players' primary key (and deadlock in a group commit). Until ids come
-# from the database, n2 and n3 are restarted here after a stored player of id 1e9 and 2e9, so
-# the three count in ranges of their own. ID_GAP=0 leaves them as scripts/cluster.sh starts them.
+# Before nodes gave ids of their own slots (0101_node_listing_and_slot.sql), nodes started
+# together gave the same ids; ID_GAP=1 restarts n2 and n3 after a stored player of id 1e9 and
+# 2e9, so that the three count in ranges of their own, for comparing with such a run.
 set_id_ranges() {
     for i in 2 3; do
         pid=$(node_pid n$i)
@@ -114,9 +112,9 @@ set_id_ranges() {
 start_cluster() {
     "$root/scripts/cluster.sh" start "$bin" >"$out/cluster.txt" || { cat "$out/cluster.txt" >&2; exit 1; }
     sql -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" || exit 1
-    if [ "${ID_GAP:-1}" = 1 ]; then
+    if [ "${ID_GAP:-0}" = 1 ]; then
         set_id_ranges
-        echo "player ids: n2 and n3 restarted to count from 1e9 and 2e9 (ID_GAP=0: all from the same id)"
+        echo "player ids: n2 and n3 restarted to count from 1e9 and 2e9 (ID_GAP=1)"
     fi
     has_listing=$(sql -c "SELECT count(*) FROM information_schema.columns WHERE table_name = 'nodes' AND column_name = 'listing'")
     say "cluster up: n1 n2 n3 on 127.0.0.1:$((base + 1))..$((base + 3)); PostgreSQL connections by node: $(connections_by_node)"
@@ -162,12 +160,13 @@ scale_probe() { # N nodes in all
     fake=$((n - 1))
     {
         echo "BEGIN;"
-        echo "INSERT INTO nodes (id, address) SELECT 'f' || g, '/n/f' || g || '/ws' FROM generate_series(1, $fake) AS g;"
+        echo "INSERT INTO nodes (id, address, slot, lease_until) SELECT 'f' || g, '/n/f' || g || '/ws', 100 + g,"
+        echo "  now() + interval '10 s' FROM generate_series(1, $fake) AS g;"
         # 700 open tables a made-up node, each a copy of a real table's row where there is one
         echo "INSERT INTO game_tables (game, options, code, is_public, seats, state, created_at, updated_at,"
-        echo "    game_state, owner_node, lease_until)"
+        echo "    game_state, owner_node)"
         echo "  SELECT coalesce(t.game, 'tiengow'), coalesce(t.options, '{}'), 'z' || g, false, coalesce(t.seats, '[]'),"
-        echo "    'playing', 0, 0, coalesce(t.game_state, '{}'), 'f' || (1 + g % $fake), now() + interval '10 s'"
+        echo "    'playing', 0, 0, coalesce(t.game_state, '{}'), 'f' || (1 + g % $fake)"
         echo "  FROM generate_series(1, $((fake * 700))) AS g"
         echo "  LEFT JOIN (SELECT * FROM game_tables ORDER BY id DESC LIMIT 1) AS t ON true;"
         if [ "$has_listing" = 1 ]; then # each made-up node lists its 700 tables as public ones
@@ -189,26 +188,18 @@ scale_probe() { # N nodes in all
         printf '%s\n' "\\timing on"
         printf '%s\n' "\\o $out/directory-$n.rows"
         for _ in 1 2 3; do # what node n1's heartbeat reads, three times (the first one cold)
-            if [ "$has_listing" = 1 ]; then
-                echo "SELECT id, address, listing FROM nodes"
-                echo "  WHERE id <> 'n1' AND heartbeat_at > now() - make_interval(secs => 10) ORDER BY heartbeat_at;"
-            else
-                echo "SELECT t.code, t.owner_node, n.address FROM game_tables AS t JOIN nodes AS n ON n.id = t.owner_node"
-                echo "  WHERE t.state <> 'closed' AND t.owner_node <> 'n1' AND t.lease_until > now() ORDER BY t.code LIMIT 100000;"
-            fi
+            echo "SELECT id, address, listing FROM nodes WHERE id <> 'n1' AND lease_until > now() ORDER BY heartbeat_at;"
         done
         printf '%s\n' "\\o"
         printf '%s\n' "\\timing off"
         echo "SELECT 'wal_before', pg_current_wal_insert_lsn();"
         echo "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON)"
-        echo "WITH beat AS (INSERT INTO nodes (id, address) VALUES ('f1', '/n/f1/ws')"
-        echo "  ON CONFLICT (id) DO UPDATE SET address = excluded.address, heartbeat_at = now() RETURNING id)"
-        echo "  UPDATE game_tables SET lease_until = now() + make_interval(secs => 10)"
-        echo "  WHERE owner_node = (SELECT id FROM beat) AND state <> 'closed';"
+        echo "UPDATE nodes SET address = '/n/f1/ws', heartbeat_at = now(),"
+        echo "  lease_until = now() + make_interval(secs => 10) WHERE id = 'f1';"
         echo "SELECT 'wal_after', pg_current_wal_insert_lsn();"
         echo "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON)"
-        echo "UPDATE game_tables SET owner_node = 'n1', lease_until = now() + make_interval(secs => 10)"
-        echo "  WHERE state <> 'closed' AND lease_until < now() AND owner_node IS DISTINCT FROM 'n1' RETURNING id;"
+        echo "UPDATE game_tables SET owner_node = 'n1' WHERE state <> 'closed' AND owner_node IN"
+        echo "  (SELECT id FROM nodes WHERE lease_until < now() AND id <> 'n1') RETURNING id;"
         echo "ROLLBACK;"
     } >"$out/scale-$n.sql"
     psql "$db" -XAtq -F ' ' -f "$out/scale-$n.sql" >"$out/scale-$n.txt" 2>&1
@@ -230,7 +221,7 @@ scale_probe() { # N nodes in all
     beat_ms=$(grep 'Execution Time' "$out/scale-$n.txt" | sed -n 1p | sed 's/.*: \([0-9.]*\) ms/\1/')
     take_ms=$(grep 'Execution Time' "$out/scale-$n.txt" | sed -n 2p | sed 's/.*: \([0-9.]*\) ms/\1/')
     say "   $n nodes (n1 + $fake made up, 700 open tables each): $what as n1: $rows rows," \
-        "$bytes bytes as text, $times ms (3 runs); heartbeat of 700 tables: $beat_ms ms, $wal bytes of WAL;" \
+        "$bytes bytes as text, $times ms (3 runs); heartbeat of a node of 700 tables: $beat_ms ms, $wal bytes of WAL;" \
         "takeover search: $take_ms ms$listing"
 }
 
