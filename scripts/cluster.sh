@@ -12,10 +12,23 @@
 # (default 8480): /ws to any node, /n/<node>/ws to that node. stop ends the nodes (SIGTERM),
 # nginx and PostgreSQL, and removes the directory. Needs PostgreSQL's server programs and nginx
 # (scripts/deps.sh test).
+#
+# Knobs (environment; the defaults are the behaviour above), for running beside another cluster
+# or under load (tests/load/cluster_figures.sh):
+#   TEAHOUSE_CLUSTER_BASE_PORT          node i listens on BASE+i (default 8080)
+#   TEAHOUSE_CLUSTER_METRICS_BASE_PORT  node i's operator's port is BASE+i (default 9090)
+#   TEAHOUSE_CLUSTER_NODE_ARGS          more flags for every node, split on spaces (default none),
+#                                       e.g. "--max-connections-per-address 0 --turn-seconds 300"
+#   TEAHOUSE_CLUSTER_PG_MAX_CONNECTIONS PostgreSQL's max_connections (default 40)
+# Each node's connections to PostgreSQL carry application_name=<node> (pg_stat_activity).
 set -u
 
 dir=${TEAHOUSE_CLUSTER_DIR:-/tmp/teahouse-cluster}
 port=${TEAHOUSE_CLUSTER_PORT:-8480}
+base_port=${TEAHOUSE_CLUSTER_BASE_PORT:-8080}
+metrics_base=${TEAHOUSE_CLUSTER_METRICS_BASE_PORT:-9090}
+node_args=${TEAHOUSE_CLUSTER_NODE_ARGS:-}
+pg_max_connections=${TEAHOUSE_CLUSTER_PG_MAX_CONNECTIONS:-40}
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 bindir=${PG_BINDIR:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r | head -n 1)}
@@ -55,22 +68,27 @@ start() {
     $as_owner "$bindir/initdb" -D "$dir/data" -U teahouse --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
         { cat "$dir/initdb.log" >&2; exit 1; }
     $as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/postgresql.log" -w -t 60 \
-        -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=40" start >/dev/null ||
+        -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=$pg_max_connections" start >/dev/null ||
         { cat "$dir/postgresql.log" >&2; exit 1; }
     "$bindir/psql" "postgresql:///postgres?host=$dir&user=teahouse" -qc "CREATE DATABASE teahouse" || exit 1
     db="postgresql:///teahouse?host=$dir&user=teahouse"
     i=1
     for n in n1 n2 n3; do # one after the other: the first migrates and makes the ledger's key record
-        "$binary" --bind 127.0.0.1 --port $((8080 + i)) --metrics-port $((9090 + i)) --trusted-proxy 127.0.0.1 --allow-origin http://127.0.0.1:$port \
-            --web-root "$root/web-client" --db "$db" --ledger-key "$dir/ledger.key" \
-            --node-id $n --node-url /n/$n/ws >"$dir/$n.log" 2>&1 &
+        # shellcheck disable=SC2086 # node_args is a list of flags
+        "$binary" --bind 127.0.0.1 --port $((base_port + i)) --metrics-port $((metrics_base + i)) --trusted-proxy 127.0.0.1 --allow-origin http://127.0.0.1:$port \
+            --web-root "$root/web-client" --db "$db&application_name=$n" --ledger-key "$dir/ledger.key" \
+            --node-id $n --node-url /n/$n/ws $node_args >"$dir/$n.log" 2>&1 &
         echo $! >"$dir/$n.pid"
         wait_listening "$dir/$n.log" || exit 1
         i=$((i + 1))
     done
     mkdir -p "$dir/nginx"
     # deploy/nginx-cluster.conf's upstreams and maps, and its server block on loopback without TLS
-    awk '/^server \{$/ {exit} {print}' "$root/deploy/nginx-cluster.conf" >"$dir/nginx/upstreams.conf"
+    # (with the nodes' ports moved when TEAHOUSE_CLUSTER_BASE_PORT is set)
+    awk '/^server \{$/ {exit} {print}' "$root/deploy/nginx-cluster.conf" |
+        sed -e 's/127\.0\.0\.1:808\([1-3]\)\b/@NODE\1@/g' -e "s/@NODE1@/127.0.0.1:$((base_port + 1))/g" \
+            -e "s/@NODE2@/127.0.0.1:$((base_port + 2))/g" -e "s/@NODE3@/127.0.0.1:$((base_port + 3))/g" \
+            >"$dir/nginx/upstreams.conf"
     cat >"$dir/nginx/nginx.conf" <<CONF
 daemon on;
 pid $dir/nginx.pid;
@@ -110,7 +128,7 @@ http {
 }
 CONF
     "$nginx" -p "$dir/nginx" -c "$dir/nginx/nginx.conf" || exit 1
-    echo "cluster: nodes n1 n2 n3 on 127.0.0.1:8081..8083, the house on http://127.0.0.1:$port/ ($dir)"
+    echo "cluster: nodes n1 n2 n3 on 127.0.0.1:$((base_port + 1))..$((base_port + 3)), the house on http://127.0.0.1:$port/ ($dir)"
 }
 
 case "${1:-}" in
