@@ -159,7 +159,9 @@ function running(pid) {
 
 const SANITIZER_REPORT = /AddressSanitizer|LeakSanitizer|runtime error:/;
 
-const tableState = (page) => page.$eval('#table-page', (el) => ({ ...el.dataset }));
+/* The table page's data attributes, and how many tiles the player's hand shows. */
+const tableState = (page) => page.$eval('#table-page', (el) => ({ ...el.dataset,
+  tiles: document.querySelectorAll('#hand .tile').length }));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /* Plays the pages' turns, whichever has one, until done(states, moves) says so (moves: how many
@@ -246,9 +248,13 @@ describe('three nodes behind nginx (scripts/cluster.sh)', { skip: missing() }, (
   async function joinByCode(page, tableCode) {
     await page.fill('#join-code', tableCode.toLowerCase());
     await page.click('#join-submit');
-    await page.waitForSelector(`#table-page[data-code="${tableCode}"], #toast.show.error`);
-    assert.equal(await page.locator('#toast.show.error').count(), 0,
-      `the join was refused: ${await page.locator('#toast').innerText()}`);
+    const end = Date.now() + 20000;
+    while (!page.frames.received.some((m) => m.type === 'snapshot' && m.table === tableCode)) {
+      assert.equal(await page.locator('#toast.show.error').count(), 0,
+        `the join was refused: ${await page.locator('#toast').innerText()}`);
+      assert.ok(Date.now() < end, 'no snapshot of the table in 20 s');
+      await sleep(50);
+    }
   }
 
   function assertFollowedMoved(page, tableCode, from, to) {
@@ -348,9 +354,9 @@ describe('three nodes behind nginx (scripts/cluster.sh)', { skip: missing() }, (
   it('carries both pages over to the node that takes the table when its node is killed mid-hand', async () => {
     assert.equal(pages.length, 2, 'the first case seated both players');
     const [host, guest] = pages;
-    /* mid-hand, on the host's turn, after both have played */
+    /* mid-hand, on the host's turn, after both have played in this hand (8 tiles each at its start) */
     const { states } = await playUntil(pages, (s) => s[0].phase === 'playing' && s[0].myTurn === 'true'
-      && s[1].hand === s[0].hand);
+      && s[1].hand === s[0].hand && s[0].tiles < 8 && s[1].tiles < 8);
     const hand = Number(states[0].hand);
     const before = await Promise.all(pages.map(handTiles));
     assert.ok(before[0].length > 0 && before[1].length > 0);
