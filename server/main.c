@@ -22,6 +22,7 @@
 #include "cluster.h"
 #include "config.h"
 #include "lobby.h"
+#include "lobby_listing.h"
 #include "log.h"
 #include "net.h"
 #include "store.h"
@@ -237,6 +238,30 @@ static void on_takeover(void *data, size_t taken)
     store_recovery_free(recovery);
 }
 
+/* cluster_hooks.listing: this node's open tables as the others see them. */
+static char *node_listing(void *data)
+{
+    app *a = data;
+    return a->lobby != NULL ? lobby_listing_text(a->lobby) : NULL;
+}
+
+/* cluster_hooks.on_peers: the other nodes' tables, for the lobby's list and "moved". */
+static void on_peers(void *data, const cluster_peer *peers, size_t n)
+{
+    app *a = data;
+    if (a->lobby == NULL)
+        return;
+    lobby_listing_source *sources = n > 0 ? calloc(n, sizeof *sources) : NULL;
+    if (n > 0 && sources == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        sources[i] = (lobby_listing_source){.node = peers[i].node, .ws = peers[i].ws, .text = peers[i].text};
+    lobby_listing *others = lobby_listing_parse(sources, n);
+    free(sources);
+    if (others != NULL)
+        lobby_set_others(a->lobby, others);
+}
+
 /* A node of several registers itself and claims its tables before the store reads them. */
 static bool start_node(app *a, const config *cfg, const char *uri)
 {
@@ -248,7 +273,8 @@ static bool start_node(app *a, const config *cfg, const char *uri)
     const cluster_config cc = {.uri = uri, .node_id = cfg->node_id, .address = address,
                                .lease_seconds = cfg->lease_seconds};
     char error[512];
-    a->cluster = cluster_start(&a->loop, &cc, on_takeover, a, error, sizeof error);
+    const cluster_hooks hooks = {.on_takeover = on_takeover, .listing = node_listing, .on_peers = on_peers, .data = a};
+    a->cluster = cluster_start(&a->loop, &cc, &hooks, error, sizeof error);
     if (a->cluster == NULL)
         log_error("node %s: %s", cfg->node_id, error);
     return a->cluster != NULL;
@@ -321,10 +347,6 @@ static int serve(const config *cfg)
         store_close(a.store);
         close_loop(&a);
         return 1;
-    }
-    if (a.cluster != NULL) { /* join_table of a table on another node answers where it lives */
-        lobby_cfg.where = cluster_where;
-        lobby_cfg.where_ctx = a.cluster;
     }
     store_recovery *recovery = NULL;
     if (!store_recover(a.store, &recovery, &store_err)) {

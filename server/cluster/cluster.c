@@ -6,7 +6,8 @@
  *                      becomes this node's, with a fresh lease.
  *   beat (each 2 s):   upsert the node's row and, in the same statement, renew the leases of all
  *                      its open tables.
- *   where (each 2 s):  the open tables other live nodes own, for join_table's "moved".
+ *   peers (each 2 s):  the listings of the other live nodes (lobby_listing.h), freshest last.
+ *   publish (at most once a second, when the loop's listing changed): the node's listing.
  *   take (each 2 s):   open tables of another node whose lease lapsed become this node's; the
  *                      ids returned are counted, and the loop woken when there are any.
  * Two nodes taking at once: PostgreSQL locks each row the first UPDATE changes and the second
@@ -26,12 +27,6 @@
 #include "cluster.h"
 #include "log.h"
 
-typedef struct cluster_place {
-    char code[16];
-    char node[40];
-    char ws[256];
-} cluster_place;
-
 struct cluster {
     char *uri;
     char node_id[40];
@@ -43,11 +38,14 @@ struct cluster {
     uv_cond_t wake;
     bool stopping;                /* guarded by lock */
     size_t taken;                 /* guarded by lock: tables taken over, not yet told to the loop */
+    char *to_publish;             /* guarded by lock: the loop's new listing, not yet written */
+    cluster_peer *peers;          /* guarded by lock: the other nodes' rows read last, not yet told */
+    size_t n_peers;
+    bool peers_read;              /* guarded by lock: peers is new */
     uv_async_t async;
-    cluster_place *places;        /* guarded by lock: other nodes' open tables, by code */
-    size_t n_places;
-    cluster_takeover_fn on_takeover;
-    void *data;
+    uv_timer_t publish_timer;     /* the loop's: builds the listing */
+    char *published;              /* the loop's: the listing last handed to the thread */
+    cluster_hooks hooks;
 };
 
 static const char CLAIM_SQL[] =
@@ -70,64 +68,54 @@ static const char TAKE_SQL[] =
 
 static bool connected(cluster *c);
 
-static const char DIRECTORY_SQL[] =
-    "SELECT t.code, t.owner_node, n.address FROM game_tables AS t JOIN nodes AS n ON n.id = t.owner_node"
-    " WHERE t.state <> 'closed' AND t.owner_node <> $1 AND t.lease_until > now() ORDER BY t.code LIMIT 100000";
+static const char PEERS_SQL[] =
+    "SELECT id, address, listing FROM nodes"
+    " WHERE id <> $1 AND heartbeat_at > now() - make_interval(secs => $2::int) ORDER BY heartbeat_at";
 
-static int by_code(const void *a, const void *b)
+static const char PUBLISH_SQL[] = "UPDATE nodes SET listing = $2 WHERE id = $1";
+
+static void free_peers(cluster_peer *peers, size_t n)
 {
-    return strcmp(((const cluster_place *)a)->code, ((const cluster_place *)b)->code);
+    for (size_t i = 0; i < n; i++) {
+        free(peers[i].node);
+        free(peers[i].ws);
+        free(peers[i].text);
+    }
+    free(peers);
 }
 
-/* Reads the directory (sorted by code) and swaps it in. */
-static void read_directory(cluster *c)
+/* Reads the other live nodes' rows and leaves them for the loop. */
+static void read_peers(cluster *c)
 {
     if (!connected(c))
         return;
-    const char *params[1] = {c->node_id};
-    PGresult *r = PQexecParams(c->conn, DIRECTORY_SQL, 1, NULL, params, NULL, NULL, 0);
+    const char *params[2] = {c->node_id, c->lease};
+    PGresult *r = PQexecParams(c->conn, PEERS_SQL, 2, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        log_warn("node %s: reading where the other tables are failed: %s", c->node_id, PQerrorMessage(c->conn));
+        log_warn("node %s: reading the other nodes' tables failed: %s", c->node_id, PQerrorMessage(c->conn));
         PQclear(r);
         return;
     }
     size_t n = (size_t)PQntuples(r);
-    cluster_place *places = n > 0 ? calloc(n, sizeof *places) : NULL;
-    if (n > 0 && places == NULL) {
-        PQclear(r);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        snprintf(places[i].code, sizeof places[i].code, "%s", PQgetvalue(r, (int)i, 0));
-        snprintf(places[i].node, sizeof places[i].node, "%s", PQgetvalue(r, (int)i, 1));
-        snprintf(places[i].ws, sizeof places[i].ws, "%s", PQgetvalue(r, (int)i, 2));
+    cluster_peer *peers = n > 0 ? calloc(n, sizeof *peers) : NULL;
+    bool ok = n == 0 || peers != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        peers[i].node = strdup(PQgetvalue(r, (int)i, 0));
+        peers[i].ws = strdup(PQgetvalue(r, (int)i, 1));
+        peers[i].text = strdup(PQgetvalue(r, (int)i, 2));
+        ok = peers[i].node != NULL && peers[i].ws != NULL && peers[i].text != NULL;
     }
     PQclear(r);
-    if (n > 1) /* qsort must not be given the NULL of an empty list */
-        qsort(places, n, sizeof *places, by_code); /* in C's order, whatever the database's collation */
-    uv_mutex_lock(&c->lock);
-    cluster_place *old = c->places;
-    c->places = places;
-    c->n_places = n;
-    uv_mutex_unlock(&c->lock);
-    free(old);
-}
-
-bool cluster_where(void *ctx, const char *code, char *node, size_t node_cap, char *ws, size_t ws_cap)
-{
-    cluster *c = ctx;
-    cluster_place key;
-    snprintf(key.code, sizeof key.code, "%s", code);
-    bool found = false;
-    uv_mutex_lock(&c->lock);
-    const cluster_place *p = c->n_places > 0 ? bsearch(&key, c->places, c->n_places, sizeof key, by_code) : NULL;
-    if (p != NULL) {
-        snprintf(node, node_cap, "%s", p->node);
-        snprintf(ws, ws_cap, "%s", p->ws);
-        found = true;
+    if (!ok) {
+        free_peers(peers, n);
+        return;
     }
+    uv_mutex_lock(&c->lock);
+    free_peers(c->peers, c->n_peers);
+    c->peers = peers;
+    c->n_peers = n;
+    c->peers_read = true;
     uv_mutex_unlock(&c->lock);
-    return found;
 }
 
 char *cluster_uri(const char *uri, const char *node_id, int lease_seconds)
@@ -178,30 +166,52 @@ static long run(cluster *c, const char *sql, const char *p1, const char *p2, con
 static void beat(cluster *c)
 {
     run(c, BEAT_SQL, c->node_id, c->lease, c->address, "the heartbeat");
-    read_directory(c);
+    read_peers(c);
     long taken = run(c, TAKE_SQL, c->node_id, c->lease, NULL, "taking over lapsed tables");
-    if (taken <= 0)
+    if (taken > 0) {
+        log_info("node %s: took over %ld table(s) whose node stopped", c->node_id, taken);
+        uv_mutex_lock(&c->lock);
+        c->taken += (size_t)taken;
+        uv_mutex_unlock(&c->lock);
+    }
+    uv_async_send(&c->async); /* the peers read, and any tables taken */
+}
+
+/* Writes the listing the loop left, if any (called with the lock held; unlocks meanwhile). */
+static void publish_locked(cluster *c)
+{
+    char *text = c->to_publish;
+    c->to_publish = NULL;
+    if (text == NULL)
         return;
-    log_info("node %s: took over %ld table(s) whose node stopped", c->node_id, taken);
-    uv_mutex_lock(&c->lock);
-    c->taken += (size_t)taken;
     uv_mutex_unlock(&c->lock);
-    uv_async_send(&c->async);
+    run(c, PUBLISH_SQL, c->node_id, text, NULL, "publishing the node's tables");
+    free(text);
+    uv_mutex_lock(&c->lock);
 }
 
 static void heartbeat_thread(void *arg)
 {
     cluster *c = arg;
+    uint64_t next_beat = uv_hrtime() + (uint64_t)CLUSTER_BEAT_MS * 1000000u;
     uv_mutex_lock(&c->lock);
     while (!c->stopping) {
-        uv_cond_timedwait(&c->wake, &c->lock, (uint64_t)CLUSTER_BEAT_MS * 1000000u);
+        uint64_t now = uv_hrtime();
+        if (now < next_beat && c->to_publish == NULL)
+            uv_cond_timedwait(&c->wake, &c->lock, next_beat - now);
         if (c->stopping)
             break;
-        uv_mutex_unlock(&c->lock);
-        beat(c);
-        uv_mutex_lock(&c->lock);
+        publish_locked(c);
+        if (uv_hrtime() >= next_beat) {
+            next_beat = uv_hrtime() + (uint64_t)CLUSTER_BEAT_MS * 1000000u;
+            uv_mutex_unlock(&c->lock);
+            beat(c);
+            uv_mutex_lock(&c->lock);
+        }
     }
     uv_mutex_unlock(&c->lock);
+    /* leaving: no node sends players here any more (the tables' leases lapse on their own) */
+    run(c, PUBLISH_SQL, c->node_id, "[]", NULL, "emptying the node's listing");
 }
 
 static void on_async(uv_async_t *async)
@@ -211,14 +221,50 @@ static void on_async(uv_async_t *async)
     size_t taken = c->taken;
     c->taken = 0;
     bool stopping = c->stopping;
+    cluster_peer *peers = c->peers_read ? c->peers : NULL;
+    size_t n_peers = c->peers_read ? c->n_peers : 0;
+    bool peers_read = c->peers_read;
+    if (peers_read) {
+        c->peers = NULL;
+        c->n_peers = 0;
+        c->peers_read = false;
+    }
     uv_mutex_unlock(&c->lock);
-    if (taken > 0 && !stopping)
-        c->on_takeover(c->data, taken);
+    if (!stopping && taken > 0)
+        c->hooks.on_takeover(c->hooks.data, taken);
+    if (!stopping && peers_read)
+        c->hooks.on_peers(c->hooks.data, peers, n_peers);
+    free_peers(peers, n_peers);
+}
+
+/* Each second on the loop: the listing, handed to the thread when it changed. */
+static void on_publish_timer(uv_timer_t *timer)
+{
+    cluster *c = timer->data;
+    char *text = c->hooks.listing(c->hooks.data);
+    if (text == NULL || (c->published != NULL && strcmp(text, c->published) == 0)) {
+        free(text);
+        return;
+    }
+    char *copy = strdup(text);
+    if (copy == NULL) {
+        free(text);
+        return;
+    }
+    free(c->published);
+    c->published = text;
+    uv_mutex_lock(&c->lock);
+    free(c->to_publish);
+    c->to_publish = copy;
+    uv_cond_signal(&c->wake);
+    uv_mutex_unlock(&c->lock);
 }
 
 static void free_fields(cluster *c)
 {
-    free(c->places);
+    free_peers(c->peers, c->n_peers);
+    free(c->to_publish);
+    free(c->published);
     PQfinish(c->conn);
     free(c->uri);
     free(c->address);
@@ -233,8 +279,8 @@ static void on_failed_close(uv_handle_t *handle)
     free_fields(c);
 }
 
-cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, cluster_takeover_fn on_takeover, void *data,
-                       char *error, size_t error_cap)
+cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, const cluster_hooks *hooks, char *error,
+                       size_t error_cap)
 {
     cluster *c = calloc(1, sizeof *c);
     if (c == NULL || (c->uri = strdup(cfg->uri)) == NULL || (c->address = strdup(cfg->address)) == NULL) {
@@ -245,8 +291,7 @@ cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, cluster_takeo
     }
     snprintf(c->node_id, sizeof c->node_id, "%s", cfg->node_id);
     snprintf(c->lease, sizeof c->lease, "%d", cfg->lease_seconds);
-    c->on_takeover = on_takeover;
-    c->data = data;
+    c->hooks = *hooks;
     c->conn = PQconnectdb(c->uri);
     if (PQstatus(c->conn) != CONNECTION_OK) {
         snprintf(error, error_cap, "cannot connect: %s", PQerrorMessage(c->conn));
@@ -263,14 +308,19 @@ cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, cluster_takeo
     log_info("node %s (%s): %ld open table(s) are this node's", c->node_id, c->address, claimed);
     uv_mutex_init(&c->lock);
     uv_cond_init(&c->wake);
-    read_directory(c);
+    read_peers(c); /* told to the loop at its first turn */
     uv_async_init(loop, &c->async, on_async);
     c->async.data = c;
+    uv_timer_init(loop, &c->publish_timer);
+    c->publish_timer.data = c;
     if (uv_thread_create(&c->thread, heartbeat_thread, c) != 0) {
         snprintf(error, error_cap, "cannot start the heartbeat's thread");
+        uv_close((uv_handle_t *)&c->publish_timer, NULL);
         uv_close((uv_handle_t *)&c->async, on_failed_close); /* frees c */
         return NULL;
     }
+    uv_timer_start(&c->publish_timer, on_publish_timer, 0, CLUSTER_PUBLISH_MS);
+    uv_async_send(&c->async);
     return c;
 }
 
@@ -286,6 +336,7 @@ void cluster_stop(cluster *c)
     if (already)
         return;
     uv_thread_join(&c->thread);
+    uv_close((uv_handle_t *)&c->publish_timer, NULL);
     uv_close((uv_handle_t *)&c->async, NULL);
 }
 

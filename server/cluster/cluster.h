@@ -12,9 +12,12 @@
  * tables as a restart does (store_recover, lobby_restore: the unfinished hand replayed from its
  * stored actions, same tiles, same seats).
  *
- * Directory: each heartbeat also reads which open tables other live nodes own (code, node, address;
- * one SELECT, at most CLUSTER_DIRECTORY_MAX rows), so that a join_table for a table elsewhere is
- * answered "moved" without a round trip; it is at most a heartbeat old.
+ * Listings: every node publishes its open tables (the loop builds the text each second and the
+ * thread writes it into the node's row when it changed) and reads every other live node's with
+ * each heartbeat (one SELECT), which the loop then hands to the lobby (lobby_listing.h): the
+ * public lobby lists every node's tables, and a join_table for a table elsewhere is answered
+ * "moved" without a round trip. What a node sees of the others is at most a second and a
+ * heartbeat old.
  *
  * Threads: the heartbeat runs on a thread of its own with a connection of its own, so the loop
  * never waits on PostgreSQL for it; only the wake-up (a uv_async) touches the loop.
@@ -30,8 +33,8 @@
 
 #include <uv.h>
 
-#define CLUSTER_BEAT_MS 2000 /* a node's heartbeat period */
-#define CLUSTER_DIRECTORY_MAX 100000 /* other nodes' open tables known at most */
+#define CLUSTER_BEAT_MS 2000    /* a node's heartbeat period */
+#define CLUSTER_PUBLISH_MS 1000 /* how often the loop looks whether its listing changed */
 
 typedef struct cluster cluster;
 
@@ -42,8 +45,23 @@ typedef struct cluster_config {
     int lease_seconds;        /* a table's lease; a few heartbeats at least */
 } cluster_config;
 
-/* Called on the loop thread after this node took over tables; it opens them. */
-typedef void (*cluster_takeover_fn)(void *data, size_t taken);
+/* Another live node's row: its id, where clients reach it, its listing text. */
+typedef struct cluster_peer {
+    char *node;
+    char *ws;
+    char *text;
+} cluster_peer;
+
+/* What the node's loop is asked for and told, always on the loop thread. */
+typedef struct cluster_hooks {
+    /* This node took over tables of a node that stopped; it opens them. */
+    void (*on_takeover)(void *data, size_t taken);
+    /* This node's listing, a text to free (NULL: unchanged). */
+    char *(*listing)(void *data);
+    /* The other live nodes' rows, freshest heartbeat last; borrowed for the call. */
+    void (*on_peers)(void *data, const cluster_peer *peers, size_t n);
+    void *data;
+} cluster_hooks;
 
 /* uri with the connection options that name the node and its lease appended (a new table's
  * lease is the column's default, from teahouse.lease); malloc'd, NULL when out of memory. */
@@ -51,15 +69,12 @@ char *cluster_uri(const char *uri, const char *node_id, int lease_seconds);
 
 /* Connects, upserts the node's row and claims this node's tables, tables of no node and tables
  * whose lease lapsed (synchronously: before the store reads what it reopens), then starts the
- * heartbeat. NULL and a message in error on failure. */
-cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, cluster_takeover_fn on_takeover, void *data,
-                       char *error, size_t error_cap);
+ * heartbeat and the publishing of the listing. NULL and a message in error on failure. */
+cluster *cluster_start(uv_loop_t *loop, const cluster_config *cfg, const cluster_hooks *hooks, char *error,
+                       size_t error_cap);
 
-/* Where the open table `code` lives when another live node owns it: its node and the address
- * clients reach that node at (from the directory each heartbeat reads). Any thread. */
-bool cluster_where(void *c, const char *code, char *node, size_t node_cap, char *ws, size_t ws_cap);
-
-/* Stops the heartbeat (joins its thread) and closes the wake-up; the tables' leases lapse. */
+/* Stops the heartbeat (joins its thread; the node's listing is emptied on the way out) and
+ * closes the wake-up and the publishing timer; the tables' leases lapse. */
 void cluster_stop(cluster *c);
 
 /* Frees c once cluster_stop's close has run (after uv_run returns). NULL is fine. */

@@ -18,12 +18,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
 #include "game.h"
 #include "history.h"
 #include "lobby_internal.h"
+#include "lobby_listing.h"
 #include "log.h"
 #include "profile.h"
 
@@ -200,7 +202,7 @@ static void new_code(lobby *l, char out[PROTO_CODE_LEN + 1])
         for (int i = 0; i < PROTO_CODE_LEN; i++)
             out[i] = alphabet[randombytes_uniform(sizeof alphabet - 1)];
         out[PROTO_CODE_LEN] = '\0';
-    } while (find_room(l, out) != NULL);
+    } while (find_room(l, out) != NULL || lobby_listing_find(l->others, out) != NULL);
 }
 
 static bool add_room(lobby *l, room *r)
@@ -209,7 +211,11 @@ static bool add_room(lobby *l, room *r)
     if (node == NULL)
         return false;
     node->r = r;
-    node->serial = ++l->next_serial;
+    /* a wall-clock microsecond, so that every node's tables page in one order (lobby_listing.h) */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t us = (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
+    node->serial = l->next_serial = us > l->next_serial ? us : l->next_serial + 1;
     node->next = l->rooms;
     l->rooms = node;
     unsigned b = lobby_bucket(room_code(r));
@@ -266,57 +272,109 @@ static bool contains_folded(const char *text, const char *needle)
 }
 
 /* list_tables' search: the start of the table's code, or a part of its host's name. */
-static bool search_matches(const room *r, const char *search)
+static bool search_matches(const lobby_table_facts *t, const char *search)
 {
-    const char *code = room_code(r);
     size_t i = 0;
-    while (search[i] != '\0' && code[i] != '\0' && toupper((unsigned char)search[i]) == code[i])
+    while (search[i] != '\0' && t->code[i] != '\0' && toupper((unsigned char)search[i]) == t->code[i])
         i++;
-    return search[i] == '\0' || contains_folded(room_host_name(r), search);
+    return search[i] == '\0' || contains_folded(t->host, search);
 }
 
-/* A table list_tables shows: public, open, and through every filter asked. */
-static bool listed(const room *r, const proto_msg *m)
+/* A public open table list_tables shows (here or on another node): through every filter asked. */
+static bool listed(const lobby_table_facts *t, const proto_msg *m)
 {
-    room_state state = room_get_state(r);
-    if (!room_is_public(r) || state == ROOM_CLOSED)
+    bool waiting = strcmp(t->state, "waiting") == 0;
+    if (strcmp(t->state, "closed") == 0)
         return false;
-    if (m->game != NULL && strcmp(room_game(r)->name, m->game) != 0)
+    if (m->game != NULL && strcmp(t->game, m->game) != 0)
         return false;
-    if (m->state == PROTO_TABLES_WAITING && state != ROOM_WAITING)
+    if (m->state == PROTO_TABLES_WAITING && !waiting)
         return false;
-    if (m->state == PROTO_TABLES_PLAYING && state != ROOM_PLAYING && state != ROOM_BETWEEN_HANDS)
+    if (m->state == PROTO_TABLES_PLAYING && waiting)
         return false;
-    if (m->free_seat && (room_free_seats(r) == 0 || room_is_locked(r)))
+    if (m->free_seat && (t->free_seats == 0 || t->locked))
         return false;
-    return m->search[0] == '\0' || search_matches(r, m->search);
+    return m->search[0] == '\0' || search_matches(t, m->search);
+}
+
+static lobby_table_facts room_facts(const room *r)
+{
+    return (lobby_table_facts){.code = room_code(r),
+                               .game = room_game(r)->name,
+                               .state = room_state_name(room_get_state(r)),
+                               .host = room_host_name(r),
+                               .free_seats = room_free_seats(r),
+                               .locked = room_is_locked(r)};
+}
+
+/* This node's open tables as the others see them (lobby_listing.h), a JSON text to free. */
+char *lobby_listing_text(lobby *l)
+{
+    json_t *list = json_array();
+    for (room_node *n = l->rooms; n != NULL; n = n->next) {
+        if (room_get_state(n->r) == ROOM_CLOSED)
+            continue;
+        const lobby_table_facts facts = room_facts(n->r);
+        json_t *summary = room_is_public(n->r) ? room_summary(n->r) : NULL;
+        json_array_append_new(list, lobby_listing_entry(n->serial, room_is_public(n->r), &facts, summary));
+        json_decref(summary);
+    }
+    char *text = json_dumps(list, JSON_COMPACT);
+    json_decref(list);
+    return text;
+}
+
+void lobby_set_others(lobby *l, lobby_listing *others)
+{
+    lobby_listing_free(l->others);
+    l->others = others;
 }
 
 /*
- * One page of the public tables, newest first: at most `limit` summaries of the tables that came
- * in before the cursor (their serial, which only grows), and no more bytes than
- * LIMIT_TABLES_REPLY_BYTES, whatever the tables hold. A table that opens while someone pages
- * comes before their cursor (a refresh shows it); one that closes is simply not there: no table
- * is shown twice or skipped.
+ * One page of the public tables, newest first, of this node and the others (lobby_listing.h):
+ * at most `limit` summaries of the tables that came in before the cursor (their serial, which
+ * only grows), and no more bytes than LIMIT_TABLES_REPLY_BYTES, whatever the tables hold. A
+ * table that opens while someone pages comes before their cursor (a refresh shows it); one that
+ * closes is simply not there: no table is shown twice or skipped.
  */
 static void list_tables(request *q)
 {
     const proto_msg *m = q->m;
+    const lobby_listing *others = q->l->others;
+    const size_t n_others = lobby_listing_count(others);
     json_t *tables = json_array();
     size_t bytes = 0, total = 0;
     uint64_t last = 0;
     bool more = false;
-    for (room_node *n = q->l->rooms; n != NULL; n = n->next) {
-        if (!listed(n->r, m))
-            continue;
+    room_node *local = q->l->rooms;
+    size_t remote = 0;
+    while (local != NULL || remote < n_others) {
+        const lobby_listed *far = remote < n_others ? lobby_listing_at(others, remote) : NULL;
+        const room *r = NULL;
+        uint64_t serial;
+        if (local != NULL && (far == NULL || local->serial >= far->serial)) { /* this node's, next */
+            r = local->r;
+            serial = local->serial;
+            local = local->next;
+            const lobby_table_facts facts = room_facts(r);
+            if (!room_is_public(r) || !listed(&facts, m))
+                continue;
+        }
+        else { /* another node's, next */
+            serial = far->serial;
+            remote++;
+            const lobby_table_facts facts = lobby_listed_facts(far);
+            if (!far->is_public || !listed(&facts, m))
+                continue;
+        }
         total++;
-        if (more || (m->after != 0 && n->serial >= m->after))
+        if (more || (m->after != 0 && serial >= m->after))
             continue;
         if (json_array_size(tables) == (size_t)m->limit) {
             more = true;
             continue;
         }
-        json_t *summary = room_summary(n->r);
+        json_t *summary = r != NULL ? room_summary(r) : json_incref(far->summary);
         size_t size = json_dumpb(summary, NULL, 0, JSON_COMPACT) + 1; /* and its comma */
         if (json_array_size(tables) > 0 && bytes + size > LIMIT_TABLES_REPLY_BYTES - TABLES_ENVELOPE_BYTES) {
             json_decref(summary);
@@ -325,7 +383,7 @@ static void list_tables(request *q)
         }
         bytes += size;
         json_array_append_new(tables, summary);
-        last = n->serial;
+        last = serial;
     }
     char next[24];
     snprintf(next, sizeof next, "%" PRIu64, last);
@@ -697,13 +755,13 @@ static void join_table(request *q, room *r)
             return;
         }
     }
-    char node[64], ws[256];
-    if (r == NULL && l->config.where != NULL &&
-        l->config.where(l->config.where_ctx, m->code, node, sizeof node, ws, sizeof ws)) {
+    const lobby_listed *far = r == NULL ? lobby_listing_find(l->others, m->code) : NULL;
+    if (far != NULL) {
         /* Open on another node: the client is told where (PROTOCOL.md, "Several nodes"); a try
          * that found a table, as a join here would be. */
         throttle_allow(l->code_misses, key, now, NULL);
-        json_t *moved = json_pack("{s:s, s:s, s:s, s:s}", "type", "moved", "table", m->code, "node", node, "ws", ws);
+        json_t *moved = json_pack("{s:s, s:s, s:s, s:s}", "type", "moved", "table", m->code, "node",
+                                  lobby_listing_node(l->others, far), "ws", lobby_listing_ws(l->others, far));
         if (m->id != NULL)
             json_object_set(moved, "id", m->id);
         lobby_send_json(q->c, moved);
@@ -1130,6 +1188,7 @@ void lobby_destroy(lobby *l)
 {
     while (l->rooms != NULL)
         remove_room(l, l->rooms->r);
+    lobby_set_others(l, NULL);
     uv_close((uv_handle_t *)&l->sweep, on_sweep_closed);
 }
 

@@ -32,10 +32,6 @@ typedef struct lobby_config {
     double rate_burst;      /* and in a burst */
     int new_guests_per_minute; /* new guests one client address may start (as many at once); 0: no limit */
     uint64_t deal_seed;     /* tests only: every new table deals from this seed; 0: a random one each */
-    /* Several nodes (server/cluster/): where an open table not here lives, for join_table's
-     * "moved" answer. NULL: a server alone. Fills node and ws and answers true when known. */
-    bool (*where)(void *ctx, const char *code, char *node, size_t node_cap, char *ws, size_t ws_cap);
-    void *where_ctx;
 } lobby_config;
 
 /* Defaults: 30 s turns, 120 s reconnection, 700 ms bots, 10 s between hands, 60 s empty close,
@@ -62,6 +58,13 @@ void lobby_shutdown(lobby *l);
 /* Frees everything once the store has answered what it was asked; the network layer must be gone
  * (after net_destroy), the loop still open and run afterwards. */
 void lobby_destroy(lobby *l);
+
+/* Several nodes (server/cluster/, lobby_listing.h): this node's open tables as the others see them
+ * (a JSON text to free; NULL when out of memory), and the others' tables, which the lobby lists
+ * in list_tables and answers join_table for with "moved" (it takes others over; NULL: none). */
+char *lobby_listing_text(lobby *l);
+struct lobby_listing;
+void lobby_set_others(lobby *l, struct lobby_listing *others);
 
 /* For the admin API's live view (read-only): every table open now, newest first, as
  * room_admin_live gives it, in a new array; *paused counts those paused. */

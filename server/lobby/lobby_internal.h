@@ -57,7 +57,8 @@ typedef struct client {
 
 typedef struct room_node {
     room *r;
-    uint64_t serial;                  /* the order tables came in (list_tables' cursor): grows, never reused */
+    uint64_t serial;                  /* the order tables came in (list_tables' cursor): a wall-clock
+                                         microsecond, made to grow, never reused */
     struct room_node *next;
     struct room_node *next_in_bucket; /* rooms_by_code: every table command looks its room up */
 } room_node;
@@ -73,6 +74,7 @@ struct lobby {
     int64_t next_player_id;               /* without a store */
     throttle *new_guests;                 /* by client address (lobby_players.c); NULL: no limit */
     room_node *rooms;                     /* newest first */
+    struct lobby_listing *others;         /* the other nodes' open tables (several nodes), or NULL */
     uint64_t next_serial;
     room_node *rooms_by_code[LOBBY_BUCKETS];
     int n_rooms;

@@ -80,6 +80,8 @@ const json_t *room_options(const room *r);
 int64_t room_table_id(const room *r);
 /* The lobby's summary of the table. */
 json_t *room_summary(const room *r);
+/* waiting, playing, between_hands or closed: the state's name in summaries. */
+const char *room_state_name(room_state state);
 /* The host locked it (room_lock). */
 bool room_is_locked(const room *r);
 /* Seats with neither a person nor a bot. */

@@ -222,7 +222,6 @@ static inline int64_t seat_owner(const seat_state *s)
 }
 
 /* room_view.c */
-const char *room_state_name(room_state state);
 /* The seats that owe a decision as shown to everyone: [{"seat","kind","ms_left"}]. */
 json_t *room_deciding_json(const room *r);
 void room_send_json(room *r, player *p, json_t *message);

@@ -3,7 +3,8 @@
  * registers and heartbeats, a table belongs to the node that made it under a lease, and when that
  * node is killed (kill -9, mid-hand) or drained (SIGTERM) exactly one other node takes the table over within the lease
  * and reopens it as a restart does: the player resumes there with the same seat and tiles, the
- * hand settles once, and the ledger verifies.
+ * hand settles once, and the ledger verifies. Tables are listed and joined through any node
+ * (their node's listing), played or not, and go from the others' lists when their node stops.
  *
  *   test_cluster TEAHOUSE WEB_ROOT   (beside tests/pg/with_cluster.sh; the node cases are skipped
  *                                     without TEAHOUSE_TEST_PG, the flag cases always run)
@@ -369,6 +370,96 @@ static int run_flags(const char *node_id, const char *db)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Whether node c's public list shows `code` (list_tables, one page of 50). */
+static bool listed_on(table_client *c, const char *code)
+{
+    json_t *page = request_ok(c, json_pack("{s:s}", "type", "list_tables"), "tables");
+    bool found = false;
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(page, "tables"), i, t) found |= strcmp(json_string_value(json_object_get(t, "code")), code) == 0;
+    json_decref(page);
+    return found;
+}
+
+/* Asks c's node to join `code` until the answer is of type want (at most 6 s: a listing is a
+ * second and a heartbeat old); returns that answer. */
+static json_t *join_until(table_client *c, const char *code, const char *want)
+{
+    for (int i = 0; i < 60; i++) {
+        json_t *reply = tc_request(c, json_pack("{s:s, s:s}", "type", "join_table", "code", code), 5000);
+        ck_assert_msg(reply != NULL, "no answer");
+        if (strcmp(type_of(reply), want) == 0)
+            return reply;
+        json_decref(reply);
+        usleep(100 * 1000);
+    }
+    ck_abort_msg("join_table %s was never answered %s", code, want);
+    return NULL;
+}
+
+START_TEST(test_tables_that_never_played_are_listed_and_joined_through_any_node_and_go_with_their_node)
+{
+    fresh_db();
+    start_nodes(2);
+    table_client a, b;
+    connect_to(&a, 1, "Ah Ma", NULL);
+    json_t *made = request_ok(&a, json_pack("{s:s, s:s, s:{}, s:b}", "type", "create_table", "game", "tianjin",
+                                            "options", "public", true),
+                              "snapshot");
+    char open_code[32], private_code[32];
+    snprintf(open_code, sizeof open_code, "%s", json_string_value(json_object_get(made, "table")));
+    json_decref(made);
+    made = request_ok(&a, json_pack("{s:s, s:s, s:{}, s:b}", "type", "create_table", "game", "tiengow", "options",
+                                    "public", false),
+                      "snapshot");
+    snprintf(private_code, sizeof private_code, "%s", json_string_value(json_object_get(made, "table")));
+    json_decref(made);
+    /* neither is stored (a table is kept from its first hand): only the listing knows them */
+    ck_assert_int_eq(owner_of(open_code), -1);
+
+    connect_to(&b, 0, "Bo", NULL);
+    bool seen = false;
+    for (int i = 0; i < 60 && !seen; i++) {
+        seen = listed_on(&b, open_code);
+        if (!seen)
+            usleep(100 * 1000);
+    }
+    ck_assert_msg(seen, "n1's public list never showed n2's table %s", open_code);
+    ck_assert(!listed_on(&b, private_code)); /* a private table is never listed */
+    json_t *moved = join_until(&b, private_code, "moved");
+    ck_assert_str_eq(json_string_value(json_object_get(moved, "node")), "n2");
+    ck_assert_str_eq(json_string_value(json_object_get(moved, "ws")), "/n/n2/ws");
+    json_decref(moved);
+    char token[80];
+    snprintf(token, sizeof token, "%s", b.token);
+    tc_close(&b);
+    connect_to(&b, 1, "Bo", token);
+    json_t *in = request_ok(&b, json_pack("{s:s, s:s, s:i}", "type", "join_table", "code", private_code, "seat", 1),
+                            "snapshot");
+    json_decref(in);
+    tc_close(&b);
+    tc_close(&a);
+
+    /* n2 drains: its tables leave n1's list at once (its listing is emptied as it stops) */
+    stop_node(1, SIGTERM);
+    connect_to(&b, 0, "Bo", token);
+    bool gone = false;
+    for (int i = 0; i < 40 && !gone; i++) {
+        gone = !listed_on(&b, open_code);
+        if (!gone)
+            usleep(100 * 1000);
+    }
+    ck_assert_msg(gone, "n1 still lists the table of a node that stopped");
+    json_t *nothing = join_until(&b, private_code, "error");
+    ck_assert_str_eq(json_string_value(json_object_get(nothing, "code")), "no_such_table");
+    json_decref(nothing);
+    tc_close(&b);
+    stop_node(0, SIGTERM);
+    remove_db();
+}
+END_TEST
+
 START_TEST(test_a_bad_node_id_or_a_node_on_sqlite_is_refused_before_anything_starts)
 {
     ck_assert_int_eq(run_flags("bad id", "postgresql:///nothing?host=/nonexistent"), 2);
@@ -393,6 +484,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_a_bad_node_id_or_a_node_on_sqlite_is_refused_before_anything_starts);
     if (pg_test_base() != NULL) {
         tcase_add_test(tc, test_every_node_registers_heartbeats_owns_its_tables_and_sends_joiners_to_the_owner);
+        tcase_add_test(tc, test_tables_that_never_played_are_listed_and_joined_through_any_node_and_go_with_their_node);
         tcase_add_test(tc, test_a_killed_nodes_table_is_taken_over_by_exactly_one_node_with_the_same_seats_and_tiles);
         tcase_add_test(tc, test_a_drained_nodes_parked_table_is_taken_over_and_its_hand_goes_on);
     }

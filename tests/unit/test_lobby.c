@@ -20,11 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 #include <uv.h>
 
 #include "lobby.h"
+#include "lobby_listing.h"
 #include "log.h"
 #include "net.h"
 #include "store_memory.h"
@@ -532,6 +534,155 @@ START_TEST(test_registering_a_name_that_looks_like_an_account_is_name_taken_sayi
     register_account(1, 4, "Bobby", "jasmine tea");
     ck_assert_str_eq(type_of(answer(1, 4)), "welcome");
 }
+
+/* ---- several nodes: the other nodes' tables (lobby_listing.h) ---- */
+
+static uint64_t wall_us(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
+}
+
+/* A public entry of another node's listing text. */
+static json_t *far_public(const char *code, uint64_t serial, const char *game, const char *state, int free_seats,
+                          bool locked, const char *host)
+{
+    json_t *summary = json_pack("{s:s, s:s, s:b, s:s, s:s}", "code", code, "game", game, "public", true, "state", state,
+                                "host", host);
+    const lobby_table_facts facts = {.code = code, .game = game, .state = state, .host = host,
+                                     .free_seats = free_seats, .locked = locked};
+    json_t *e = lobby_listing_entry(serial, true, &facts, summary);
+    json_decref(summary);
+    return e;
+}
+
+static json_t *far_private(const char *code, uint64_t serial)
+{
+    const lobby_table_facts facts = {.code = code};
+    return lobby_listing_entry(serial, false, &facts, NULL);
+}
+
+/* A listing of two nodes, n2 then n3 (the fresher), from their lists of entries (taken). */
+static lobby_listing *two_nodes(json_t *n2, json_t *n3)
+{
+    char *t2 = json_dumps(n2, JSON_COMPACT), *t3 = json_dumps(n3, JSON_COMPACT);
+    json_decref(n2);
+    json_decref(n3);
+    const lobby_listing_source nodes[2] = {{.node = "n2", .ws = "/n/n2/ws", .text = t2},
+                                           {.node = "n3", .ws = "/n/n3/ws", .text = t3}};
+    lobby_listing *l = lobby_listing_parse(nodes, 2);
+    free(t2);
+    free(t3);
+    ck_assert_ptr_nonnull(l);
+    return l;
+}
+
+static const char *summary_code(const json_t *tables_reply, size_t i)
+{
+    return code_of(json_array_get(json_object_get(tables_reply, "tables"), i));
+}
+
+START_TEST(test_the_public_list_pages_through_this_nodes_and_the_other_nodes_tables_newest_first_in_one_order)
+{
+    hello(0, "Ann", 1);
+    say(0, json_pack("{s:s, s:i, s:s, s:{}, s:b}", "type", "create_table", "id", 2, "game", "tiengow", "options",
+                     "public", true));
+    store_memory_pump(st);
+    const char *here = json_string_value(json_object_get(answer(0, 2), "table"));
+    ck_assert_msg(here != NULL, "%s", json_dumps(answer(0, 2), 0));
+    ck_assert_ptr_nonnull(here);
+    const uint64_t now = wall_us();
+    lobby_set_others(lob, two_nodes(json_pack("[o, o]", far_public("NEWERAAAAAAA", now + 60000000u, "tianjin",
+                                                                   "waiting", 3, false, "Bo Zhang"),
+                                              far_private("SECRETAAAAAA", now + 50000000u)),
+                                    json_pack("[o, o]", far_public("PASTAAAAAAAA", 1000, "tiengow", "playing", 0,
+                                                                   false, "Cy"),
+                                              far_public("SHUTAAAAAAAA", 900, "tiengow", "waiting", 2, true, "Di"))));
+
+    say(0, json_pack("{s:s, s:i, s:i}", "type", "list_tables", "id", 3, "limit", 2));
+    const json_t *page = answer(0, 3);
+    ck_assert_int_eq(json_integer_value(json_object_get(page, "total")), 4); /* the private one is never listed */
+    ck_assert_uint_eq(json_array_size(json_object_get(page, "tables")), 2);
+    ck_assert_str_eq(summary_code(page, 0), "NEWERAAAAAAA");
+    ck_assert_str_eq(summary_code(page, 1), here);
+    const char *next = json_string_value(json_object_get(page, "next"));
+    ck_assert_ptr_nonnull(next);
+    say(0, json_pack("{s:s, s:i, s:i, s:s}", "type", "list_tables", "id", 4, "limit", 2, "after", next));
+    page = answer(0, 4);
+    ck_assert_uint_eq(json_array_size(json_object_get(page, "tables")), 2);
+    ck_assert_str_eq(summary_code(page, 0), "PASTAAAAAAAA");
+    ck_assert_str_eq(summary_code(page, 1), "SHUTAAAAAAAA");
+    ck_assert(json_is_null(json_object_get(page, "next")));
+
+    /* every filter looks at the other nodes' tables as at this node's */
+    say(0, json_pack("{s:s, s:i, s:s}", "type", "list_tables", "id", 5, "game", "tianjin"));
+    ck_assert_int_eq(json_integer_value(json_object_get(answer(0, 5), "total")), 1);
+    ck_assert_str_eq(summary_code(answer(0, 5), 0), "NEWERAAAAAAA");
+    say(0, json_pack("{s:s, s:i, s:b}", "type", "list_tables", "id", 6, "free_seat", true));
+    ck_assert_int_eq(json_integer_value(json_object_get(answer(0, 6), "total")), 2); /* here and NEWER */
+    say(0, json_pack("{s:s, s:i, s:s}", "type", "list_tables", "id", 7, "state", "playing"));
+    ck_assert_int_eq(json_integer_value(json_object_get(answer(0, 7), "total")), 1);
+    ck_assert_str_eq(summary_code(answer(0, 7), 0), "PASTAAAAAAAA");
+    say(0, json_pack("{s:s, s:i, s:s}", "type", "list_tables", "id", 8, "search", "zhang"));
+    ck_assert_int_eq(json_integer_value(json_object_get(answer(0, 8), "total")), 1);
+    ck_assert_str_eq(summary_code(answer(0, 8), 0), "NEWERAAAAAAA");
+}
+END_TEST
+
+START_TEST(test_a_join_for_a_table_another_node_lists_is_moved_there_private_or_not_and_an_unlisted_code_is_no_table)
+{
+    hello(0, "Ann", 1);
+    lobby_set_others(lob, two_nodes(json_pack("[o]", far_private("SECRETAAAAAA", 5)),
+                                    json_pack("[o, o]", far_public("PUBAAAAAAAAA", 6, "tiengow", "waiting", 3, false, "B"),
+                                              far_private("SECRETAAAAAA", 7))));
+    say(0, json_pack("{s:s, s:i, s:s}", "type", "join_table", "id", 2, "code", "SECRETAAAAAA"));
+    const json_t *moved = answer(0, 2);
+    ck_assert_str_eq(type_of(moved), "moved");
+    ck_assert_str_eq(json_string_value(json_object_get(moved, "table")), "SECRETAAAAAA");
+    ck_assert_str_eq(json_string_value(json_object_get(moved, "node")), "n3"); /* the fresher of the two */
+    ck_assert_str_eq(json_string_value(json_object_get(moved, "ws")), "/n/n3/ws");
+    say(0, json_pack("{s:s, s:i, s:s}", "type", "join_table", "id", 3, "code", "PUBAAAAAAAAA"));
+    ck_assert_str_eq(json_string_value(json_object_get(answer(0, 3), "node")), "n3");
+    say(0, json_pack("{s:s, s:i, s:s}", "type", "join_table", "id", 4, "code", "NXWHERAAAAAA"));
+    ck_assert_str_eq(code_of(answer(0, 4)), "no_such_table");
+    /* a command other than join_table for a table elsewhere tells nothing of it */
+    say(0, json_pack("{s:s, s:i, s:s}", "type", "leave_table", "id", 5, "code", "SECRETAAAAAA"));
+    ck_assert_str_eq(code_of(answer(0, 5)), "no_such_table");
+    /* the others' tables go when the next listing does not have them */
+    lobby_set_others(lob, two_nodes(json_array(), json_array()));
+    say(0, json_pack("{s:s, s:i, s:s}", "type", "join_table", "id", 6, "code", "SECRETAAAAAA"));
+    ck_assert_str_eq(code_of(answer(0, 6)), "no_such_table");
+}
+END_TEST
+
+START_TEST(test_a_listing_skips_entries_that_are_not_tables_and_keeps_one_entry_a_code)
+{
+    const char *text_a = "[{\"code\":\"GOODAAAAAAAA\",\"serial\":3},{\"serial\":4},{\"code\":7,\"serial\":5},"
+                         "{\"code\":\"NEGATIVEAAAA\",\"serial\":-1},{\"code\":\"PUBNOSUMMARY\",\"serial\":6,\"public\":true},"
+                         "\"nonsense\",{\"code\":\"TWICEAAAAAAA\",\"serial\":8}]";
+    const char *text_b = "{\"not\":\"a list\"}";
+    const char *text_c = "[{\"code\":\"TWICEAAAAAAA\",\"serial\":9}]";
+    const lobby_listing_source nodes[3] = {{.node = "a", .ws = "/n/a/ws", .text = text_a},
+                                           {.node = "b", .ws = "/n/b/ws", .text = text_b},
+                                           {.node = "c", .ws = "/n/c/ws", .text = text_c}};
+    lobby_listing *l = lobby_listing_parse(nodes, 3);
+    ck_assert_uint_eq(lobby_listing_count(l), 2);
+    ck_assert_str_eq(lobby_listing_at(l, 0)->code, "TWICEAAAAAAA"); /* newest first */
+    ck_assert_uint_eq(lobby_listing_at(l, 0)->serial, 9);
+    ck_assert_str_eq(lobby_listing_node(l, lobby_listing_find(l, "TWICEAAAAAAA")), "c");
+    ck_assert_str_eq(lobby_listing_ws(l, lobby_listing_find(l, "GOODAAAAAAAA")), "/n/a/ws");
+    ck_assert_ptr_null(lobby_listing_find(l, "PUBNOSUMMARY"));
+    ck_assert_ptr_null(lobby_listing_find(l, "NEGATIVEAAAA"));
+    lobby_listing_free(l);
+    l = lobby_listing_parse(NULL, 0);
+    ck_assert_uint_eq(lobby_listing_count(l), 0);
+    ck_assert_ptr_null(lobby_listing_find(l, "GOODAAAAAAAA"));
+    lobby_listing_free(l);
+}
+END_TEST
+
+
 END_TEST
 
 int main(void)
@@ -552,6 +703,9 @@ int main(void)
     tcase_add_test(tc, test_failed_logins_from_one_address_must_wait_after_twenty_whatever_the_accounts);
     tcase_add_test(tc, test_one_address_holds_at_most_two_password_slots_and_another_still_gets_one);
     tcase_add_test(tc, test_registering_a_name_that_looks_like_an_account_is_name_taken_saying_so);
+    tcase_add_test(tc, test_the_public_list_pages_through_this_nodes_and_the_other_nodes_tables_newest_first_in_one_order);
+    tcase_add_test(tc, test_a_join_for_a_table_another_node_lists_is_moved_there_private_or_not_and_an_unlisted_code_is_no_table);
+    tcase_add_test(tc, test_a_listing_skips_entries_that_are_not_tables_and_keeps_one_entry_a_code);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
