@@ -1,18 +1,19 @@
 /*
  * cluster_proxy — the house as several nodes serve it (PROTOCOL.md, "Several nodes"):
  * scripts/cluster.sh starts PostgreSQL, three nodes of the build's teahouse binary and nginx on
- * loopback (its own free ports and directory, a lease of 3 s), and two players in Chromium go
- * through nginx. Each page's first WebSocket is pinned to one node (/n/n1/ws, /n/n2/ws) by
- * rewriting the URL in the page before the client opens it, so the two players start on
+ * loopback (its own free ports and directory, a lease of 3 s), and players in Chromium go
+ * through nginx. Each page's first WebSocket is pinned to one node (/n/n1/ws, /n/n2/ws, ...) by
+ * rewriting the URL in the page before the client opens it, so the players start on
  * different nodes:
- *  - a private table opened on n1 and joined by its code through n2: the join is answered
- *    `moved`, the client follows it to n1, both are seated and see each other, bots fill the
- *    rest and a hand is played by both;
- *  - a public table opened on one node is listed in the lobby of a player on another;
- *  - kill -9 of the table's node mid-hand: within ~20 s another node has taken the table over
- *    and both pages are back without a reload, in the same seats, in the same hand with the same
- *    tiles, with no hidden tile of another seat in the page; the hand is finished and settled
- *    once (one hand_over per page, four settle rows in the ledger summing to zero).
+ *  - a private table just opened on n1 and joined by its code through n2: the join is answered
+ *    `moved`, the client follows it to n1, the guest sits, both see each other, bots fill the
+ *    rest and a hand starts that both play;
+ *  - a public table opened on n2 is listed in the lobby of a player on n3, who joins it from the
+ *    list (through moved again);
+ *  - kill -9 of the private table's node mid-hand: within ~20 s another node has taken the table
+ *    over and both pages are back without a reload, in the same seats, in the same hand with the
+ *    same tiles, with no hidden tile of another seat in the page; the hand is finished and
+ *    settled once (one hand_over per page, four settle rows in the ledger summing to the nets).
  * The cluster is always stopped at the end (scripts/cluster.sh stop). Skipped when PostgreSQL's
  * server programs or nginx are missing. The nodes' logs are copied to test-output/cluster-proxy/.
  */
@@ -160,6 +161,14 @@ function running(pid) {
 const SANITIZER_REPORT = /AddressSanitizer|LeakSanitizer|runtime error:/;
 
 /* The table page's data attributes, and how many tiles the player's hand shows. */
+/* Resolves once every node can find the table `code` of `node`: it is in the node's listing
+ * (published at most a second after it changed), and a heartbeat of the others (2 s) has passed
+ * since, in which they read it (PROTOCOL.md, "Several nodes"). */
+async function knownEverywhere(dir, node, code) {
+  await until(() => sql(dir, `SELECT count(*) FROM nodes WHERE id = '${node}' AND listing LIKE '%"${code}"%'`) === '1', 5000);
+  await sleep(2500);
+}
+
 const tableState = (page) => page.$eval('#table-page', (el) => ({ ...el.dataset,
   tiles: document.querySelectorAll('#hand .tile').length }));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -271,85 +280,63 @@ describe('three nodes behind nginx (scripts/cluster.sh)', { skip: missing() }, (
     assert.equal(welcomes[1].player.name, welcomes[0].player.name, 'under the same name');
   }
 
-  it('lets a player on n2 into a private table just opened on n1, by its code', {
-    todo: 'a table is stored only from its first hand on (room.c, kept), so before it no other node '
-      + 'knows it: the join through n2 is answered no_such_table',
-  }, async () => {
+  it('seats a player from n2 at a private table just opened on n1, joined by its code through moved, and both play', async () => {
     const host = await openPinned(browser, url, '/n/n1/ws');
     const guest = await openPinned(browser, url, '/n/n2/ws');
-    try {
-      await enterName(host, 'Ka Yan');
-      const fresh = await createTable(host);
-      await enterName(guest, 'Siu Ming');
-      await sleep(2500); /* the other nodes' directory is read every heartbeat (2 s) */
-      await joinByCode(guest, fresh);
-      assertFollowedMoved(guest, fresh, 'n2', 'n1');
-      await guest.waitForSelector('.seat[data-seat="1"] .sit-here');
-    } finally {
-      await Promise.all([host, guest].map((p) => p.context().close()));
-    }
-  });
-
-  it('seats a player from n2 at a private table of n1 joined by its code, through moved, and both play', async () => {
-    const host = await openPinned(browser, url, '/n/n1/ws');
     await enterName(host, 'Ah Ma');
     code = await createTable(host);
     assert.deepEqual(host.sockets, ['/n/n1/ws'], 'the host\'s page is on n1');
-    /* a first hand with bots (only then is the table stored where other nodes find it), held after it */
-    await host.click('#fill-bots');
-    await host.waitForSelector('#start-hand:not([disabled])');
-    await host.click('#start-hand');
-    await host.waitForSelector('#table-page[data-hand="1"][data-phase="playing"]');
-    await host.click('#hold-table');
-    assert.equal(await ownerOf(dir, code), 'n1', 'the table belongs to the node that made it');
-
-    const guest = await openPinned(browser, url, '/n/n2/ws');
     await enterName(guest, 'Bo Bo');
     assert.deepEqual(guest.sockets, ['/n/n2/ws'], 'the guest\'s page is on n2');
-    await sleep(2500); /* the other nodes' directory is read every heartbeat (2 s) */
+    await knownEverywhere(dir, 'n1', code);
     await joinByCode(guest, code);
     assertFollowedMoved(guest, code, 'n2', 'n1');
-    await guest.waitForSelector(`#table-page[data-code="${code}"][data-hand="1"]`);
-    assert.equal(await guest.getAttribute('#table-page', 'data-seat'), '', 'a watcher during the hand');
-    assert.equal(await guest.locator('#hand [data-face]').count(), 0, 'who watches sees no tile of a hand');
-
-    /* the host plays hand 1 out, frees seat 1 of its bot; the guest sits there; the host resumes */
-    await playUntil([host], (s) => s[0].phase !== 'playing');
-    await host.waitForSelector('#table-page[data-phase="between_hands"][data-held="true"]');
-    await host.click('.seat[data-seat="1"] .remove-bot');
-    await guest.waitForSelector('.seat[data-seat="1"] .sit-here');
+    await guest.waitForSelector(`#table-page[data-code="${code}"] .seat[data-seat="1"] .sit-here`);
     await guest.click('.seat[data-seat="1"] .sit-here');
     await guest.waitForSelector('#table-page[data-seat="1"]');
     await host.waitForFunction(() => document.querySelector('.seat[data-seat="1"] .seat-name')?.textContent === 'Bo Bo');
     assert.equal(await guest.locator('.seat[data-seat="0"] .seat-name').innerText(), 'Ah Ma');
+
+    await host.click('#fill-bots');
+    await host.waitForSelector('#start-hand:not([disabled])');
+    await host.click('#start-hand');
+    for (const page of [host, guest]) await page.waitForSelector('#table-page[data-hand="1"][data-phase="playing"]');
     for (const seat of [2, 3]) assert.equal(await guest.locator(`.seat[data-seat="${seat}"] .avatar-bot`).count(), 1, 'bots fill the rest');
-    await host.click('#hold-table');
-    for (const page of [host, guest]) await page.waitForSelector('#table-page[data-hand="2"][data-phase="playing"]');
-    assert.equal(guest.sockets.length, 2, 'the guest played on without another connection');
+    assert.equal(guest.sockets.length, 2, 'the guest plays on the connection moved opened');
+    assert.equal(await ownerOf(dir, code), 'n1', 'the table is stored as n1\'s');
     pages.push(host, guest);
 
-    /* both play in hand 2 */
+    /* both play in hand 1 */
     const { states } = await playUntil(pages, (_, moves) => moves[0] >= 1 && moves[1] >= 1);
     assert.ok(states.every((s) => s.code === code));
     for (const page of pages) assert.deepEqual(page.errors, []);
   });
 
-  it('lists a public table opened on one node in the lobby of a player on another',
-    { skip: 'the public lobby lists only the node\'s own tables until the lobby across nodes is on main' }, async () => {
-      const host = await openPinned(browser, url, '/n/n2/ws');
+  it('lists a public table opened on one node in the lobby of a player on another, and joins it from there', async () => {
+    const host = await openPinned(browser, url, '/n/n2/ws');
+    const visitor = await openPinned(browser, url, '/n/n3/ws');
+    try {
       await enterName(host, 'Ka Yan');
       const publicCode = await createTable(host, { isPublic: true });
-      const visitor = await openPinned(browser, url, '/n/n3/ws');
+      await host.click('.seat[data-seat="2"] .add-bot');
+      await host.waitForSelector('.seat[data-seat="2"] .badge-bot');
       await enterName(visitor, 'Siu Ming');
-      assert.deepEqual(visitor.sockets, ['/n/n3/ws']);
+      assert.deepEqual(visitor.sockets, ['/n/n3/ws'], 'the visitor\'s page is on n3');
       const row = visitor.locator(`.public-table[data-code="${publicCode}"]`);
-      await row.waitFor();
-      assert.ok((await row.innerText()).includes('Ka Yan'));
+      await row.waitFor(); /* the lobby asks again every 5 s; the table is known everywhere within ~3 s */
+      const text = await row.innerText();
+      assert.match(text, /host Ka Yan/);
+      assert.match(text, /2\/4 seats taken/, 'the host and the bot');
       await row.locator('.join-public').click();
-      await visitor.waitForSelector(`#table-page[data-code="${publicCode}"]`);
-      assert.equal(visitor.sockets.at(-1), '/n/n2/ws', 'joined from the list through moved');
+      await visitor.waitForSelector(`#table-page[data-code="${publicCode}"][data-phase]`);
+      assertFollowedMoved(visitor, publicCode, 'n3', 'n2');
+      assert.equal(await visitor.getAttribute('#table-page', 'data-seat'), '', 'a player who joins watches until they sit');
+      assert.equal(await visitor.locator('.sit-here').count(), 2, 'the two empty seats offer a place');
+      for (const page of [host, visitor]) assert.deepEqual(page.errors, []);
+    } finally {
       await Promise.all([host, visitor].map((p) => p.context().close()));
-    });
+    }
+  });
 
   it('carries both pages over to the node that takes the table when its node is killed mid-hand', async () => {
     assert.equal(pages.length, 2, 'the first case seated both players');
