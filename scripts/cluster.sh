@@ -20,6 +20,8 @@
 #   TEAHOUSE_CLUSTER_NODE_ARGS          more flags for every node, split on spaces (default none),
 #                                       e.g. "--max-connections-per-address 0 --turn-seconds 300"
 #   TEAHOUSE_CLUSTER_PG_MAX_CONNECTIONS PostgreSQL's max_connections (default 40)
+#   TEAHOUSE_CLUSTER_PG_OPTIONS         more postgres options (default none),
+#                                       e.g. "-c shared_preload_libraries=pg_stat_statements"
 # Each node's connections to PostgreSQL carry application_name=<node> (pg_stat_activity).
 set -u
 
@@ -29,6 +31,7 @@ base_port=${TEAHOUSE_CLUSTER_BASE_PORT:-8080}
 metrics_base=${TEAHOUSE_CLUSTER_METRICS_BASE_PORT:-9090}
 node_args=${TEAHOUSE_CLUSTER_NODE_ARGS:-}
 pg_max_connections=${TEAHOUSE_CLUSTER_PG_MAX_CONNECTIONS:-40}
+pg_options=${TEAHOUSE_CLUSTER_PG_OPTIONS:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 bindir=${PG_BINDIR:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r | head -n 1)}
@@ -68,7 +71,7 @@ start() {
     $as_owner "$bindir/initdb" -D "$dir/data" -U teahouse --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
         { cat "$dir/initdb.log" >&2; exit 1; }
     $as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/postgresql.log" -w -t 60 \
-        -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=$pg_max_connections" start >/dev/null ||
+        -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=$pg_max_connections $pg_options" start >/dev/null ||
         { cat "$dir/postgresql.log" >&2; exit 1; }
     "$bindir/psql" "postgresql:///postgres?host=$dir&user=teahouse" -qc "CREATE DATABASE teahouse" || exit 1
     db="postgresql:///teahouse?host=$dir&user=teahouse"

@@ -245,21 +245,48 @@ static char *node_listing(void *data)
     return a->lobby != NULL ? lobby_listing_text(a->lobby) : NULL;
 }
 
-/* cluster_hooks.on_peers: the other nodes' tables, for the lobby's list and "moved". */
-static void on_peers(void *data, const cluster_peer *peers, size_t n)
+/* cluster_hooks.digest, on the heartbeat thread: the other nodes' tables parsed. */
+static void *digest_peers(const cluster_peer *peers, size_t n)
 {
-    app *a = data;
-    if (a->lobby == NULL)
-        return;
     lobby_listing_source *sources = n > 0 ? calloc(n, sizeof *sources) : NULL;
     if (n > 0 && sources == NULL)
-        return;
+        return NULL;
     for (size_t i = 0; i < n; i++)
         sources[i] = (lobby_listing_source){.node = peers[i].node, .ws = peers[i].ws, .text = peers[i].text};
     lobby_listing *others = lobby_listing_parse(sources, n);
     free(sources);
-    if (others != NULL)
-        lobby_set_others(a->lobby, others);
+    return others;
+}
+
+static void discard_peers(void *digest) { lobby_listing_free(digest); }
+
+/* cluster_hooks.on_peers: the other nodes' tables, for the lobby's list and "moved". */
+static void on_peers(void *data, void *digest)
+{
+    app *a = data;
+    if (a->lobby != NULL)
+        lobby_set_others(a->lobby, digest);
+    else
+        lobby_listing_free(digest);
+}
+
+/* cluster_hooks.kept: the stored tables this node plays. */
+static char *node_kept(void *data)
+{
+    app *a = data;
+    return a->lobby != NULL ? lobby_kept_tables_text(a->lobby) : NULL;
+}
+
+/* cluster_hooks.on_lost: tables taken over while this node stalled go. */
+static void on_lost(void *data, const cluster_lost *lost, size_t n)
+{
+    app *a = data;
+    if (a->lobby == NULL)
+        return;
+    size_t gone = 0;
+    for (size_t i = 0; i < n; i++)
+        gone += lobby_let_go(a->lobby, lost[i].id, lost[i].node, lost[i].ws);
+    log_warn("%zu table(s) let go: another node plays them now", gone);
 }
 
 /* A node of several registers itself and claims its tables before the store reads them. */
@@ -273,7 +300,14 @@ static bool start_node(app *a, const config *cfg, const char *uri)
     const cluster_config cc = {.uri = uri, .node_id = cfg->node_id, .address = address,
                                .lease_seconds = cfg->lease_seconds};
     char error[512];
-    const cluster_hooks hooks = {.on_takeover = on_takeover, .listing = node_listing, .on_peers = on_peers, .data = a};
+    const cluster_hooks hooks = {.on_takeover = on_takeover,
+                                 .listing = node_listing,
+                                 .digest = digest_peers,
+                                 .discard = discard_peers,
+                                 .on_peers = on_peers,
+                                 .kept = node_kept,
+                                 .on_lost = on_lost,
+                                 .data = a};
     a->cluster = cluster_start(&a->loop, &cc, &hooks, error, sizeof error);
     if (a->cluster == NULL)
         log_error("node %s: %s", cfg->node_id, error);
@@ -331,7 +365,7 @@ static int serve(const config *cfg)
     store_opts.ledger_key_path = cfg->ledger_key_path;
     store_error store_err;
     /* A node's connections name it (cluster_uri): its tables are its own. */
-    char *node_uri = cfg->node_id[0] != '\0' ? cluster_uri(cfg->db_path, cfg->node_id, cfg->lease_seconds) : NULL;
+    char *node_uri = cfg->node_id[0] != '\0' ? cluster_uri(cfg->db_path, cfg->node_id) : NULL;
     a.store = store_open(&a.loop, node_uri ? node_uri : cfg->db_path, &store_opts, &store_err);
     if (a.store == NULL) {
         log_error("cannot open the database %s: %s", cfg->db_path, store_err.message);
@@ -343,6 +377,8 @@ static int serve(const config *cfg)
      * tables claimed). */
     bool node_ok = node_uri == NULL || start_node(&a, cfg, node_uri);
     free(node_uri);
+    if (a.cluster != NULL) /* no two nodes give one id to two new players */
+        store_player_ids(a.store, CLUSTER_SLOTS, cluster_slot(a.cluster));
     if (!node_ok) {
         store_close(a.store);
         close_loop(&a);

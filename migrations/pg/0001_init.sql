@@ -10,8 +10,8 @@
 -- which several server processes may share); players get the id the server gives them; ledger
 -- rows are numbered 1, 2, 3, … by the writer that holds the ledger's lock (the hash covers the id).
 --
--- Room to grow: several servers on one database will add a nodes table (id, address, heartbeat)
--- and, on game_tables, an owner_node and a lease_until column; nothing here depends on there being
+-- Room to grow: several servers on one database will add a nodes table (id, address, heartbeat,
+-- lease) and, on game_tables, an owner_node column; nothing here depends on there being
 -- one writer but the ledger, whose writers take a transaction lock (store_pg_hands.c).
 
 -- Guests (a nickname) and accounts (a unique name and an argon2id password hash). Names are unique

@@ -324,6 +324,50 @@ char *lobby_listing_text(lobby *l)
     return text;
 }
 
+/* The ids of the stored tables this node plays, as a PostgreSQL array text to free. */
+char *lobby_kept_tables_text(lobby *l)
+{
+    size_t cap = 3, used = 0;
+    for (room_node *n = l->rooms; n != NULL; n = n->next)
+        cap += 21;
+    char *text = malloc(cap);
+    if (text == NULL)
+        return NULL;
+    text[used++] = '{';
+    for (room_node *n = l->rooms; n != NULL; n = n->next)
+        if (room_table_id(n->r) != 0 && room_get_state(n->r) != ROOM_CLOSED)
+            used += (size_t)snprintf(text + used, cap - used, "%s%" PRId64, used > 1 ? "," : "", room_table_id(n->r));
+    snprintf(text + used, cap - used, "}");
+    return text;
+}
+
+size_t lobby_let_go(lobby *l, int64_t table_id, const char *node, const char *ws)
+{
+    for (room_node *n = l->rooms; n != NULL; n = n->next)
+        if (room_table_id(n->r) == table_id) {
+            lobby_forward *f = &l->forwards[l->next_forward++ % LOBBY_FORWARDS];
+            snprintf(f->code, sizeof f->code, "%s", room_code(n->r));
+            snprintf(f->node, sizeof f->node, "%s", node);
+            snprintf(f->ws, sizeof f->ws, "%s", ws);
+            f->until_ms = uv_now(l->loop) + LOBBY_FORWARD_MS;
+            log_warn("table %s: node %s plays it now; its players are sent there", room_code(n->r), node);
+            room_park(n->r, "This table moved to another server; reconnecting.");
+            remove_room(l, n->r);
+            return 1;
+        }
+    return 0;
+}
+
+/* Where a table let go lately went (lobby_let_go), or NULL. */
+static const lobby_forward *forwarded(const lobby *l, const char *code)
+{
+    for (size_t i = 0; i < LOBBY_FORWARDS; i++)
+        if (l->forwards[i].code[0] != '\0' && strcmp(l->forwards[i].code, code) == 0 &&
+            l->forwards[i].until_ms > uv_now(l->loop) && l->forwards[i].ws[0] != '\0')
+            return &l->forwards[i];
+    return NULL;
+}
+
 void lobby_set_others(lobby *l, lobby_listing *others)
 {
     lobby_listing_free(l->others);
@@ -756,12 +800,14 @@ static void join_table(request *q, room *r)
         }
     }
     const lobby_listed *far = r == NULL ? lobby_listing_find(l->others, m->code) : NULL;
-    if (far != NULL) {
+    const lobby_forward *gone = r == NULL && far == NULL ? forwarded(l, m->code) : NULL;
+    if (far != NULL || gone != NULL) {
         /* Open on another node: the client is told where (PROTOCOL.md, "Several nodes"); a try
          * that found a table, as a join here would be. */
         throttle_allow(l->code_misses, key, now, NULL);
         json_t *moved = json_pack("{s:s, s:s, s:s, s:s}", "type", "moved", "table", m->code, "node",
-                                  lobby_listing_node(l->others, far), "ws", lobby_listing_ws(l->others, far));
+                                  far ? lobby_listing_node(l->others, far) : gone->node, "ws",
+                                  far ? lobby_listing_ws(l->others, far) : gone->ws);
         if (m->id != NULL)
             json_object_set(moved, "id", m->id);
         lobby_send_json(q->c, moved);
@@ -848,7 +894,10 @@ static bool keeps_the_guest(const request *q)
 {
     switch (q->m->type) {
     case PROTO_CREATE_TABLE: return game_find(q->m->game) != NULL;
-    case PROTO_JOIN_TABLE: return find_room(q->l, q->m->code) != NULL;
+    /* a table here, or on another node (stored first, the guest's token then works there too) */
+    case PROTO_JOIN_TABLE:
+        return find_room(q->l, q->m->code) != NULL || lobby_listing_find(q->l->others, q->m->code) != NULL ||
+               forwarded(q->l, q->m->code) != NULL;
     case PROTO_REGISTER: return true;
     default: return false;
     }

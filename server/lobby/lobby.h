@@ -65,6 +65,12 @@ void lobby_destroy(lobby *l);
 char *lobby_listing_text(lobby *l);
 struct lobby_listing;
 void lobby_set_others(lobby *l, struct lobby_listing *others);
+/* The ids of the stored tables this node plays ("{3,17}", a text to free; NULL when out of
+ * memory), and letting go of one another node took over (node, reached at ws): it is parked (its
+ * players are told, and rejoin it) and closed here without a write, and for a minute a join_table
+ * for it here is answered moved to that node. Answers 1 when there was such a table, else 0. */
+char *lobby_kept_tables_text(lobby *l);
+size_t lobby_let_go(lobby *l, int64_t table_id, const char *node, const char *ws);
 
 /* For the admin API's live view (read-only): every table open now, newest first, as
  * room_admin_live gives it, in a new array; *paused counts those paused. */

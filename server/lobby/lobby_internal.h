@@ -55,6 +55,16 @@ typedef struct client {
     char token[PROTO_TOKEN_LEN + 1]; /* the session this connection is in ("" without a store) */
 } client;
 
+/* A table let go to another node: join_table answers moved there until `until_ms`. */
+#define LOBBY_FORWARDS 64
+#define LOBBY_FORWARD_MS 60000
+typedef struct lobby_forward {
+    char code[24];
+    char node[40];
+    char ws[256];
+    uint64_t until_ms;
+} lobby_forward;
+
 typedef struct room_node {
     room *r;
     uint64_t serial;                  /* the order tables came in (list_tables' cursor): a wall-clock
@@ -75,6 +85,8 @@ struct lobby {
     throttle *new_guests;                 /* by client address (lobby_players.c); NULL: no limit */
     room_node *rooms;                     /* newest first */
     struct lobby_listing *others;         /* the other nodes' open tables (several nodes), or NULL */
+    lobby_forward forwards[LOBBY_FORWARDS]; /* tables let go to another node lately (lobby_let_go) */
+    size_t next_forward;
     uint64_t next_serial;
     room_node *rooms_by_code[LOBBY_BUCKETS];
     int n_rooms;

@@ -178,6 +178,11 @@ bool store_guest_create(store *s, const char *nickname, store_session_cb cb, voi
  * when the store is closing. */
 bool store_guest_reserve(store *s, int64_t *player_id, char token[STORE_TOKEN_SIZE]);
 
+/* Several nodes on one database each give ids from memory: from now on this store gives only the
+ * ids that are slot modulo stride (each node has a slot of its own, cluster_slot), still above
+ * every id given so far. Loop thread, before any id is given to a client. */
+void store_player_ids(store *s, int stride, int slot);
+
 /* Stores a guest reserved by store_guest_reserve, with a session for its token, in one
  * transaction, as store_guest_create does (the answer's token is left empty: the caller has it).
  * STORE_CONFLICT when that player is stored already; STORE_INVALID for an id never reserved or a

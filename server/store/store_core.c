@@ -56,6 +56,7 @@ struct store {
     long made[STORE_KIND_COUNT];
     int64_t first_player_id;          /* one past the highest player id stored at opening */
     int64_t next_player_id;           /* the next one to give (store_core_player_id) */
+    int64_t id_stride;                /* the step between two ids given (store_player_ids) */
 };
 
 /* ---- Accessors ---- */
@@ -75,12 +76,27 @@ long store_core_made(const store *s, store_kind kind)
 
 int64_t store_core_player_id(store *s)
 {
-    return s->next_player_id++;
+    int64_t id = s->next_player_id;
+    s->next_player_id += s->id_stride;
+    return id;
 }
 
 bool store_core_player_id_given(const store *s, int64_t id)
 {
-    return id >= s->first_player_id && id < s->next_player_id;
+    return id >= s->first_player_id && id < s->next_player_id && (id - s->first_player_id) % s->id_stride == 0;
+}
+
+void store_player_ids(store *s, int stride, int slot)
+{
+    if (stride < 1 || slot < 0 || slot >= stride)
+        return;
+    /* the first id past every one given so far that is slot modulo stride */
+    int64_t from = s->next_player_id;
+    int64_t id = from - from % stride + slot;
+    if (id < from)
+        id += stride;
+    s->id_stride = stride;
+    s->first_player_id = s->next_player_id = id;
 }
 
 /* ---- A request's life ---- */
@@ -679,6 +695,7 @@ store *store_core_new(uv_loop_t *loop, const store_options *options, const store
     int64_t max_id = 0;
     if (ops->max_player_id(backend, &max_id, error) == STORE_OK) {
         s->first_player_id = s->next_player_id = max_id + 1;
+        s->id_stride = 1;
         s->runner_data = runner->start(s, error);
     }
     if (s->runner_data == NULL) {

@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
+#include "crash_db.h"
 #include "game.h"
 #include "game_replay.h"
 #include "mj_tiles.h"
@@ -48,7 +47,7 @@ typedef struct check_hand {
 } check_hand;
 
 typedef struct checker {
-    sqlite3 *db;
+    crash_db *db;
     check_table *tables;
     size_t n_tables;
     check_hand *hands;
@@ -72,47 +71,37 @@ __attribute__((format(printf, 2, 3))) static void problem(checker *c, const char
     va_end(args);
 }
 
-static json_t *column_json(sqlite3_stmt *stmt, int column)
+/* The rows of a query, or NULL with the problem told. */
+static crash_rows *query(checker *c, const char *sql)
 {
-    const unsigned char *text = sqlite3_column_text(stmt, column);
-    return text != NULL ? json_loads((const char *)text, JSON_DECODE_ANY, NULL) : NULL;
-}
-
-static sqlite3_stmt *prepare(checker *c, const char *sql)
-{
-    sqlite3_stmt *stmt = NULL;
-    if (sqlite3_prepare_v2(c->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
-        problem(c, "the query \"%s\" does not prepare: %s", sql, sqlite3_errmsg(c->db));
-        return NULL;
-    }
-    return stmt;
+    char error[256];
+    crash_rows *rows = crash_db_query(c->db, sql, error, sizeof error);
+    if (rows == NULL)
+        problem(c, "the query \"%s\" failed: %s", sql, error);
+    return rows;
 }
 
 /* ---- loading --------------------------------------------------------------------------------- */
 
 static bool load_tables(checker *c)
 {
-    sqlite3_stmt *stmt = prepare(c, "SELECT id, code, game, options, game_state FROM game_tables ORDER BY id");
-    if (stmt == NULL)
+    crash_rows *rows = query(c, "SELECT id, code, game, options, game_state FROM game_tables ORDER BY id");
+    if (rows == NULL)
         return false;
-    size_t cap = 0;
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        if (c->n_tables == cap) {
-            cap = cap ? cap * 2 : 16;
-            c->tables = realloc(c->tables, cap * sizeof *c->tables);
-        }
+    size_t n = crash_rows_count(rows);
+    c->tables = calloc(n ? n : 1, sizeof *c->tables);
+    for (size_t r = 0; r < n; r++) {
         check_table *t = &c->tables[c->n_tables++];
-        memset(t, 0, sizeof *t);
-        t->id = sqlite3_column_int64(stmt, 0);
-        snprintf(t->code, sizeof t->code, "%s", (const char *)sqlite3_column_text(stmt, 1));
-        snprintf(t->game, sizeof t->game, "%s", (const char *)sqlite3_column_text(stmt, 2));
-        t->options = column_json(stmt, 3);
-        t->state = column_json(stmt, 4);
+        t->id = crash_rows_int(rows, r, 0);
+        snprintf(t->code, sizeof t->code, "%s", crash_rows_text(rows, r, 1) ? crash_rows_text(rows, r, 1) : "");
+        snprintf(t->game, sizeof t->game, "%s", crash_rows_text(rows, r, 2) ? crash_rows_text(rows, r, 2) : "");
+        t->options = crash_rows_json(rows, r, 3);
+        t->state = crash_rows_json(rows, r, 4);
         t->tianjin = strcmp(t->game, "tianjin") == 0;
         t->banker = (int)json_integer_value(json_object_get(t->state, "banker"));
         t->multiplier = json_integer_value(json_object_get(t->state, t->tianjin ? "count" : "multiplier"));
     }
-    sqlite3_finalize(stmt);
+    crash_rows_free(rows);
     return true;
 }
 
@@ -142,25 +131,21 @@ static check_hand *hand_by_number(const checker *c, int64_t table_id, int64_t nu
 
 static bool load_hands(checker *c)
 {
-    sqlite3_stmt *stmt = prepare(c, "SELECT id, table_id, number, seed, deal, game_state, result FROM hands "
-                                    "ORDER BY table_id, number");
-    if (stmt == NULL)
+    crash_rows *rows = query(c, "SELECT id, table_id, number, seed, deal, game_state, result FROM hands "
+                                "ORDER BY table_id, number");
+    if (rows == NULL)
         return false;
-    size_t cap = 0;
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        if (c->n_hands == cap) {
-            cap = cap ? cap * 2 : 64;
-            c->hands = realloc(c->hands, cap * sizeof *c->hands);
-        }
+    size_t n = crash_rows_count(rows);
+    c->hands = calloc(n ? n : 1, sizeof *c->hands);
+    for (size_t r = 0; r < n; r++) {
         check_hand *h = &c->hands[c->n_hands++];
-        memset(h, 0, sizeof *h);
-        h->id = sqlite3_column_int64(stmt, 0);
-        h->table_id = sqlite3_column_int64(stmt, 1);
-        h->number = sqlite3_column_int64(stmt, 2);
-        h->seed = (uint64_t)sqlite3_column_int64(stmt, 3); /* the same 64 bits (migrations/0001_init.sql) */
-        h->deal = column_json(stmt, 4);
-        h->game_state = column_json(stmt, 5);
-        h->result = column_json(stmt, 6);
+        h->id = crash_rows_int(rows, r, 0);
+        h->table_id = crash_rows_int(rows, r, 1);
+        h->number = crash_rows_int(rows, r, 2);
+        h->seed = (uint64_t)crash_rows_int(rows, r, 3); /* the same 64 bits (migrations/0001_init.sql) */
+        h->deal = crash_rows_json(rows, r, 4);
+        h->game_state = crash_rows_json(rows, r, 5);
+        h->result = crash_rows_json(rows, r, 6);
         h->actions = json_array();
         h->table = table_by_id(c, h->table_id);
         bool tianjin = h->table != NULL && h->table->tianjin;
@@ -170,49 +155,49 @@ static bool load_hands(checker *c)
             problem(c, "hand id %lld names table id %lld, which does not exist", (long long)h->id,
                     (long long)h->table_id);
     }
-    sqlite3_finalize(stmt);
+    crash_rows_free(rows);
     return true;
 }
 
 static bool load_actions(checker *c)
 {
-    sqlite3_stmt *stmt = prepare(c, "SELECT hand_id, seq, seat, action FROM hand_actions ORDER BY hand_id, seq");
-    if (stmt == NULL)
+    crash_rows *rows = query(c, "SELECT hand_id, seq, seat, action FROM hand_actions ORDER BY hand_id, seq");
+    if (rows == NULL)
         return false;
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        int64_t hand_id = sqlite3_column_int64(stmt, 0);
+    for (size_t r = 0; r < crash_rows_count(rows); r++) {
+        int64_t hand_id = crash_rows_int(rows, r, 0);
         check_hand *h = hand_by_id(c, hand_id);
         if (h == NULL) {
-            problem(c, "an action (seq %lld) of hand id %lld, which does not exist", sqlite3_column_int64(stmt, 1),
+            problem(c, "an action (seq %lld) of hand id %lld, which does not exist", (long long)crash_rows_int(rows, r, 1),
                     (long long)hand_id);
             continue;
         }
-        json_t *action = column_json(stmt, 3);
-        json_array_append_new(h->actions, json_pack("{s:I, s:i, s:o}", "seq", (json_int_t)sqlite3_column_int64(stmt, 1),
-                                                    "seat", sqlite3_column_int(stmt, 2), "action",
+        json_t *action = crash_rows_json(rows, r, 3);
+        json_array_append_new(h->actions, json_pack("{s:I, s:i, s:o}", "seq", (json_int_t)crash_rows_int(rows, r, 1),
+                                                    "seat", (int)crash_rows_int(rows, r, 2), "action",
                                                     action != NULL ? action : json_null()));
     }
-    sqlite3_finalize(stmt);
+    crash_rows_free(rows);
     return true;
 }
 
 static bool load_ledger(checker *c)
 {
-    sqlite3_stmt *stmt = prepare(c, "SELECT hand_id, seat, SUM(units), COUNT(*) FROM ledger GROUP BY hand_id, seat");
-    if (stmt == NULL)
+    crash_rows *rows = query(c, "SELECT hand_id, seat, SUM(units), COUNT(*) FROM ledger GROUP BY hand_id, seat");
+    if (rows == NULL)
         return false;
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        int64_t hand_id = sqlite3_column_int64(stmt, 0);
-        int seat = sqlite3_column_int(stmt, 1);
+    for (size_t r = 0; r < crash_rows_count(rows); r++) {
+        int64_t hand_id = crash_rows_int(rows, r, 0);
+        int seat = (int)crash_rows_int(rows, r, 1);
         check_hand *h = hand_by_id(c, hand_id);
         if (h == NULL || seat < 0 || seat >= GAME_SEATS) {
             problem(c, "ledger rows of hand id %lld, seat %d: no such hand or seat", (long long)hand_id, seat);
             continue;
         }
-        h->ledger_sum[seat] = sqlite3_column_int64(stmt, 2);
-        h->ledger_rows += sqlite3_column_int64(stmt, 3);
+        h->ledger_sum[seat] = crash_rows_int(rows, r, 2);
+        h->ledger_rows += crash_rows_int(rows, r, 3);
     }
-    sqlite3_finalize(stmt);
+    crash_rows_free(rows);
     return true;
 }
 
@@ -225,23 +210,25 @@ static int64_t result_net(const json_t *result, int seat)
 
 static void check_ledger_rows(checker *c, crash_figures *figures)
 {
-    sqlite3_stmt *dup = prepare(c, "SELECT hand_id, seat, reason, COUNT(*) FROM ledger GROUP BY hand_id, seat, reason "
-                                   "HAVING COUNT(*) > 1");
-    while (dup != NULL && sqlite3_step(dup) == SQLITE_ROW) {
-        const check_hand *h = hand_by_id(c, sqlite3_column_int64(dup, 0));
-        problem(c, "the ledger has %d rows for table %s hand %lld, seat %d, reason %s: a hand's rows were written "
+    crash_rows *dup = query(c, "SELECT hand_id, seat, reason, COUNT(*) FROM ledger GROUP BY hand_id, seat, reason "
+                               "HAVING COUNT(*) > 1");
+    for (size_t r = 0; r < crash_rows_count(dup); r++) {
+        const check_hand *h = hand_by_id(c, crash_rows_int(dup, r, 0));
+        const char *reason = crash_rows_text(dup, r, 2);
+        problem(c, "the ledger has %lld rows for table %s hand %lld, seat %lld, reason %s: a hand's rows were written "
                    "more than once",
-                sqlite3_column_int(dup, 3), h && h->table ? h->table->code : "?", h ? (long long)h->number : -1LL,
-                sqlite3_column_int(dup, 1), (const char *)sqlite3_column_text(dup, 2));
+                (long long)crash_rows_int(dup, r, 3), h && h->table ? h->table->code : "?",
+                h ? (long long)h->number : -1LL, (long long)crash_rows_int(dup, r, 1), reason ? reason : "?");
     }
-    sqlite3_finalize(dup);
+    crash_rows_free(dup);
 
-    sqlite3_stmt *cross = prepare(c, "SELECT l.id, l.table_id, h.table_id FROM ledger l "
-                                     "JOIN hands h ON h.id = l.hand_id WHERE l.table_id <> h.table_id");
-    while (cross != NULL && sqlite3_step(cross) == SQLITE_ROW)
+    crash_rows *cross = query(c, "SELECT l.id, l.table_id, h.table_id FROM ledger l "
+                                 "JOIN hands h ON h.id = l.hand_id WHERE l.table_id <> h.table_id");
+    for (size_t r = 0; r < crash_rows_count(cross); r++)
         problem(c, "ledger row %lld names table id %lld but its hand belongs to table id %lld",
-                sqlite3_column_int64(cross, 0), sqlite3_column_int64(cross, 1), sqlite3_column_int64(cross, 2));
-    sqlite3_finalize(cross);
+                (long long)crash_rows_int(cross, r, 0), (long long)crash_rows_int(cross, r, 1),
+                (long long)crash_rows_int(cross, r, 2));
+    crash_rows_free(cross);
 
     for (size_t i = 0; i < c->n_hands; i++) {
         const check_hand *h = &c->hands[i];
@@ -790,15 +777,17 @@ static void free_checker(checker *c)
         json_decref(c->tables[i].state);
     free(c->tables);
     free(c->hands);
-    sqlite3_close(c->db);
+    crash_db_close(c->db);
 }
 
 int crash_check_store(const char *db_path, crash_player *const players[], size_t n_players, crash_figures *figures)
 {
     checker c = {0};
     memset(figures, 0, sizeof *figures);
-    if (sqlite3_open_v2(db_path, &c.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        problem(&c, "cannot open %s read-only: %s", db_path, sqlite3_errmsg(c.db));
+    char error[512];
+    c.db = crash_db_open(db_path, error, sizeof error);
+    if (c.db == NULL) {
+        problem(&c, "%s", error);
         free_checker(&c);
         return c.problems;
     }

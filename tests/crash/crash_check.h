@@ -1,6 +1,7 @@
 /*
- * crash_check — after the crash run, compares the SQLite file (opened read-only) with what the
- * clients saw and with the game engine:
+ * crash_check — after the crash run, compares the database (the SQLite file, or in a cluster run
+ * the PostgreSQL database; read-only, through crash_db) with what the clients saw and with the
+ * game engine:
  *   (a) every act a client saw answered ok is among its hand's stored actions; every hand whose
  *       hand_over a client received has one finished hands row and its ledger rows, written once
  *       (no two rows of one hand, seat and reason), summing per seat to the nets the client saw;
@@ -39,7 +40,7 @@ typedef struct crash_figures {
     long acts_ok, acts_ok_not_stored; /* acts answered ok; of those, absent from the store */
 } crash_figures;
 
-/* Runs the checks; prints each problem to stderr; returns how many there were (0: all good). */
+/* Runs the checks on db (a file path or a postgresql:// URI); prints each problem to stderr; returns how many there were (0: all good). */
 int crash_check_store(const char *db_path, crash_player *const players[], size_t n_players, crash_figures *figures);
 
 #endif

@@ -24,6 +24,10 @@
 #define CRASH_RETRY_MS 20         /* between connection attempts while a server starts */
 #define CRASH_TIANJIN_PACE_MS 60  /* between a Tianjin player's acts: under the limit of 20 a second */
 #define CRASH_CLAIM_SECONDS 30    /* a Tianjin table's claim window, the longest, for slow restarts */
+#define CRASH_CLUSTER_BACK_MS 45000 /* a cluster run: back at the table (its lease, a takeover, a heartbeat) */
+#define CRASH_PAUSE_MS 1000     /* a cluster run: before asking again for a table no live node has yet, */
+#define CRASH_PAUSE_MAX_MS 3000 /* growing by half a second each time up to this (each join that does
+                                 * not find its table costs the client's address a try, house_limits.h) */
 
 long long crash_now_ms(void)
 {
@@ -81,6 +85,31 @@ void crash_shared_stop(crash_shared *shared)
 {
     pthread_mutex_lock(&shared->lock);
     shared->stop = true;
+    pthread_cond_broadcast(&shared->changed);
+    pthread_mutex_unlock(&shared->lock);
+}
+
+void crash_shared_node_up(crash_shared *shared, int i, const char *name, const char *host, int port)
+{
+    pthread_mutex_lock(&shared->lock);
+    crash_node *node = &shared->nodes[i];
+    snprintf(node->name, sizeof node->name, "%s", name);
+    snprintf(shared->host, sizeof shared->host, "%s", host);
+    node->port = port;
+    node->up = true;
+    shared->cluster = true;
+    if (i >= shared->n_nodes)
+        shared->n_nodes = i + 1;
+    shared->up = true;
+    pthread_cond_broadcast(&shared->changed);
+    pthread_mutex_unlock(&shared->lock);
+}
+
+void crash_shared_node_down(crash_shared *shared, int i)
+{
+    pthread_mutex_lock(&shared->lock);
+    shared->nodes[i].up = false;
+    shared->generation++;
     pthread_cond_broadcast(&shared->changed);
     pthread_mutex_unlock(&shared->lock);
 }
@@ -164,9 +193,10 @@ static int send_message(crash_player *p, json_t *message)
 
 /* ---- recording --------------------------------------------------------------------------- */
 
-static void note_progress_over(crash_player *p)
+static void note_progress_over(crash_player *p, bool live)
 {
     pthread_mutex_lock(&p->shared->lock);
+    p->overs_live += live;
     if (p->overs_epoch != p->epoch) {
         p->overs_epoch = p->epoch;
         p->overs_in_epoch = 0;
@@ -176,7 +206,7 @@ static void note_progress_over(crash_player *p)
     pthread_mutex_unlock(&p->shared->lock);
 }
 
-static void record_hand_over(crash_player *p, const json_t *event)
+static void record_hand_over(crash_player *p, const json_t *event, bool live)
 {
     json_t *net = json_object_get(json_object_get(event, "result"), "net");
     json_t *scores = json_object_get(event, "scores");
@@ -201,7 +231,7 @@ static void record_hand_over(crash_player *p, const json_t *event)
         over->scores[s] = json_integer_value(json_array_get(scores, s));
     }
     p->hand = over->hand;
-    note_progress_over(p);
+    note_progress_over(p, live);
 }
 
 bool crash_count_tiles(bool tianjin, const json_t *tiles, uint8_t count[CRASH_KINDS])
@@ -290,7 +320,7 @@ static void record_event(crash_player *p, json_t *frame)
         p->act_open = false;
         source = CRASH_VIEW_DEAL;
     } else if (strcmp(kind, "hand_over") == 0) {
-        record_hand_over(p, event);
+        record_hand_over(p, event, true);
         p->act_open = false;
     } else if (strcmp(kind, "action") == 0 && (json_integer_value(json_object_get(event, "seat")) == p->seat ||
                                                 (p->tianjin && p->act_id != 0 && !json_object_get(event, "seat")))) {
@@ -320,7 +350,7 @@ static void record_missed(crash_player *p, json_t *frame)
         if (strcmp(kind, "hand_started") == 0)
             p->hand = json_integer_value(json_object_get(event, "hand"));
         else if (strcmp(kind, "hand_over") == 0)
-            record_hand_over(p, event);
+            record_hand_over(p, event, false);
     }
 }
 
@@ -493,12 +523,37 @@ static void drop_connection(crash_player *p)
 
 /* ---- setting up (on the test's thread, before the player's thread starts) --------------------- */
 
-bool crash_player_connect_new(crash_player *p, crash_shared *shared, const char *name)
+/* Opens a WebSocket to host:port, claiming p's forwarded address (a cluster run) if it has one. */
+static ws_client *open_ws(const crash_player *p, const char *host, int port, int timeout_ms, char *why, size_t why_size)
+{
+    char headers[96];
+    ws_client_options options = {0};
+    if (p->forwarded_for[0] != '\0') {
+        snprintf(headers, sizeof headers, "X-Forwarded-For: %s\r\n", p->forwarded_for);
+        options.headers = headers;
+    }
+    return ws_client_connect_with(host, port, "/ws", &options, timeout_ms, why, why_size);
+}
+
+/* A cluster run's ways of getting to a table (below, with the resuming). */
+typedef enum cluster_outcome { CLUSTER_JOINED, CLUSTER_RETRY, CLUSTER_FAILED } cluster_outcome;
+static bool cluster_connect(crash_player *p, int first_node);
+static cluster_outcome cluster_join(crash_player *p, int node, int *next, char *why, size_t why_size);
+
+bool crash_player_connect_new(crash_player *p, crash_shared *shared, const char *name, int first_node)
 {
     p->shared = shared;
     p->seat = -1;
+    p->node = -1;
     p->trace = getenv("CRASH_TRACE") != NULL;
     snprintf(p->name, sizeof p->name, "%s", name);
+    if (shared->cluster) {
+        p->rng = (uint64_t)(uintptr_t)p ^ (uint64_t)crash_now_ms();
+        if (!cluster_connect(p, first_node))
+            return false;
+        p->connections = 1;
+        return true;
+    }
     pthread_mutex_lock(&shared->lock);
     char host[64];
     snprintf(host, sizeof host, "%s", shared->host);
@@ -507,7 +562,7 @@ bool crash_player_connect_new(crash_player *p, crash_shared *shared, const char 
     pthread_mutex_unlock(&shared->lock);
 
     char error[128];
-    p->ws = ws_client_connect(host, port, "/ws", 5000, error, sizeof error);
+    p->ws = open_ws(p, host, port, 5000, error, sizeof error);
     if (p->ws == NULL) {
         fail(p, "cannot connect: %s", error);
         return false;
@@ -539,6 +594,24 @@ bool crash_player_create_table(crash_player *p, int turn_seconds)
         return false;
     snprintf(p->code, sizeof p->code, "%s", string_at(snapshot, "table"));
     json_decref(snapshot);
+    p->seated_once = true;
+    return true;
+}
+
+/* Joins p->code: on the connection it has, or in a cluster run wherever the table is (the
+ * table was made on some node, which the node asked may not know yet). */
+static bool join_own_table(crash_player *p)
+{
+    if (!p->shared->cluster)
+        return request_expect(p, json_pack("{s:s, s:s}", "type", "join_table", "code", p->code), "snapshot", NULL);
+    char why[160] = "";
+    int next = -1;
+    cluster_outcome outcome = cluster_join(p, p->node, &next, why, sizeof why);
+    if (outcome != CLUSTER_RETRY)
+        return outcome == CLUSTER_JOINED;
+    if (!cluster_connect(p, next))
+        return false;
+    p->connections++;
     return true;
 }
 
@@ -546,7 +619,7 @@ bool crash_player_take_seat(crash_player *p, const char *code, int seat)
 {
     p->seat = -1; /* the join's snapshot is a watcher's */
     snprintf(p->code, sizeof p->code, "%s", code);
-    if (!request_expect(p, json_pack("{s:s, s:s}", "type", "join_table", "code", p->code), "snapshot", NULL))
+    if (!join_own_table(p))
         return false;
     if (!request_expect(p, json_pack("{s:s, s:s, s:i}", "type", "take_seat", "code", p->code, "seat", seat), "ok",
                         NULL))
@@ -588,7 +661,7 @@ bool crash_player_watch(crash_player *p, const char *code)
 {
     p->seat = -1;
     snprintf(p->code, sizeof p->code, "%s", code);
-    if (!request_expect(p, json_pack("{s:s, s:s}", "type", "join_table", "code", p->code), "snapshot", NULL))
+    if (!join_own_table(p))
         return false;
     set_live(p, p->epoch);
     return true;
@@ -687,6 +760,198 @@ static bool reconnect(crash_player *p)
             return false;
         sleep_ms(CRASH_RETRY_MS);
     }
+}
+
+/* ---- a cluster run: any node, then where `moved` says ---------------------------------------- */
+
+
+
+/* A node that is up (prefer, if it is), its host and port; -1 if none is. */
+static int pick_node(crash_player *p, int prefer, char host[64], int *port, int *generation)
+{
+    pthread_mutex_lock(&p->shared->lock);
+    int n = p->shared->n_nodes, up = 0, chosen = -1;
+    for (int i = 0; i < n; i++)
+        up += p->shared->nodes[i].up;
+    if (prefer >= 0 && prefer < n && p->shared->nodes[prefer].up) {
+        chosen = prefer;
+    } else if (up > 0) {
+        p->rng = p->rng * 6364136223846793005ull + 1442695040888963407ull;
+        int k = (int)((p->rng >> 33) % (uint64_t)up);
+        for (int i = 0; i < n && chosen < 0; i++)
+            if (p->shared->nodes[i].up && k-- == 0)
+                chosen = i;
+    }
+    if (chosen >= 0) {
+        snprintf(host, 64, "%s", p->shared->host);
+        *port = p->shared->nodes[chosen].port;
+    }
+    *generation = p->shared->generation;
+    pthread_mutex_unlock(&p->shared->lock);
+    return chosen;
+}
+
+/* The node whose address (/n/NAME/ws) a `moved` names; -1 if none of ours. */
+static int node_of_address(crash_player *p, const char *ws)
+{
+    char name[16];
+    if (sscanf(ws, "/n/%15[^/]/ws", name) != 1)
+        return -1;
+    pthread_mutex_lock(&p->shared->lock);
+    int found = -1;
+    for (int i = 0; i < p->shared->n_nodes; i++)
+        if (strcmp(p->shared->nodes[i].name, name) == 0)
+            found = i;
+    pthread_mutex_unlock(&p->shared->lock);
+    return found;
+}
+
+static bool node_up(crash_player *p, int i)
+{
+    pthread_mutex_lock(&p->shared->lock);
+    bool up = i >= 0 && i < p->shared->n_nodes && p->shared->nodes[i].up;
+    pthread_mutex_unlock(&p->shared->lock);
+    return up;
+}
+
+/* Says hello on the new connection: resumes the session when the player has a token (on any
+ * node: tokens are the shared store's), else takes the token it is given. */
+static cluster_outcome cluster_hello(crash_player *p, char *why, size_t why_size)
+{
+    bool ended;
+    json_t *welcome = request(p, hello_message(p), &ended);
+    if (welcome == NULL) {
+        snprintf(why, why_size, "hello: %s", ended ? "the connection ended" : "no welcome in time");
+        return p->failure[0] != '\0' ? CLUSTER_FAILED : CLUSTER_RETRY;
+    }
+    bool ok = strcmp(string_at(welcome, "type"), "welcome") == 0;
+    bool resumed = ok && json_is_true(json_object_get(welcome, "resumed"));
+    if (ok && p->token[0] != '\0' && !resumed && !p->seated_once) {
+        /* A guest is stored only once it makes or joins a table (lobby_players.c): before that
+         * its token is its first node's alone, and another node greets it as a new guest. */
+        p->fresh_guests++;
+        p->token[0] = '\0';
+    }
+    if (ok && p->token[0] != '\0') {
+        ok = resumed && strcmp(string_at(json_object_get(welcome, "player"), "id"), p->player_id) == 0;
+    } else if (ok) {
+        snprintf(p->token, sizeof p->token, "%s", string_at(welcome, "token"));
+        snprintf(p->player_id, sizeof p->player_id, "%s", string_at(json_object_get(welcome, "player"), "id"));
+        ok = p->token[0] != '\0';
+    }
+    if (!ok) {
+        char *text = text_of(welcome);
+        fail(p, "hello on node %d (player %s) did not give or resume its session: %s", p->node + 1, p->player_id, text);
+        free(text);
+    }
+    json_decref(welcome);
+    return ok ? CLUSTER_JOINED : CLUSTER_FAILED;
+}
+
+/* One try on node: connect, hello, and join p->code if it has a table. On `moved` *next is the
+ * node named (the caller goes there); on no_such_table (the table is between nodes: its node
+ * died and its lease has not run out, or the node asked has not read the new owner yet) it
+ * pauses before the next try. */
+static cluster_outcome cluster_try(crash_player *p, int node, int *next, char *why, size_t why_size)
+{
+    char host[64];
+    int port = 0, generation = 0;
+    *next = -1;
+    node = pick_node(p, node, host, &port, &generation);
+    if (node < 0) {
+        snprintf(why, why_size, "no node was up");
+        return CLUSTER_RETRY;
+    }
+    p->ws = open_ws(p, host, port, 3000, why, why_size);
+    if (p->ws == NULL)
+        return CLUSTER_RETRY;
+    p->epoch = generation;
+    p->node = node;
+    cluster_outcome hello = cluster_hello(p, why, why_size);
+    if (hello != CLUSTER_JOINED || p->code[0] == '\0') {
+        if (hello == CLUSTER_RETRY)
+            drop_connection(p);
+        return hello;
+    }
+    return cluster_join(p, node, next, why, why_size);
+}
+
+/* Sends join_table for p->code on the connection to node; see cluster_try. */
+static cluster_outcome cluster_join(crash_player *p, int node, int *next, char *why, size_t why_size)
+{
+    bool ended;
+    *next = -1;
+    json_t *reply = request(p, json_pack("{s:s, s:s}", "type", "join_table", "code", p->code), &ended);
+    if (reply == NULL) {
+        snprintf(why, why_size, "join_table on node %d: %s", node + 1, ended ? "the connection ended" : "no reply in time");
+        drop_connection(p);
+        return p->failure[0] != '\0' ? CLUSTER_FAILED : CLUSTER_RETRY;
+    }
+    const char *type = string_at(reply, "type");
+    cluster_outcome outcome = CLUSTER_JOINED;
+    if (strcmp(type, "moved") == 0 && strcmp(string_at(reply, "table"), p->code) == 0 &&
+        (*next = node_of_address(p, string_at(reply, "ws"))) >= 0 && *next != node) {
+        p->moved++;
+        snprintf(why, why_size, "node %d said moved to node %d", node + 1, *next + 1);
+        outcome = CLUSTER_RETRY;
+        if (!node_up(p, *next)) /* its lease has not run out yet: nobody has the table now */
+            *next = -1;
+    } else if (strcmp(type, "error") == 0 && strcmp(string_at(reply, "code"), "no_such_table") == 0) {
+        p->not_found++;
+        snprintf(why, why_size, "node %d said no_such_table", node + 1);
+        outcome = CLUSTER_RETRY;
+    } else if (strcmp(type, "error") == 0 && strcmp(string_at(reply, "code"), "rate_limited") == 0) {
+        /* its address's tries at this node are spent: another node counts its own */
+        p->rate_limited++;
+        snprintf(why, why_size, "node %d said rate_limited", node + 1);
+        outcome = CLUSTER_RETRY;
+    } else if (strcmp(type, "snapshot") != 0) {
+        char *text = text_of(reply);
+        fail(p, "join_table on node %d answered %s", node + 1, text);
+        free(text);
+        outcome = CLUSTER_FAILED;
+    }
+    json_decref(reply);
+    if (outcome == CLUSTER_JOINED)
+        p->seated_once = true;
+    if (outcome == CLUSTER_RETRY)
+        drop_connection(p);
+    return outcome;
+}
+
+/* Connects to first_node (or any node up), says hello and, once the player has a table, gets
+ * back to it wherever it is now; false when the test stops or the player failed. */
+static bool cluster_connect(crash_player *p, int first_node)
+{
+    long long give_up = crash_now_ms() + CRASH_CLUSTER_BACK_MS;
+    int node = first_node, pauses = 0;
+    char why[160] = "";
+    while (!stopping(p)) {
+        cluster_outcome outcome = cluster_try(p, node, &node, why, sizeof why);
+        if (outcome == CLUSTER_JOINED)
+            return true;
+        if (outcome == CLUSTER_FAILED || p->failure[0] != '\0')
+            return false;
+        if (crash_now_ms() > give_up) {
+            fail(p, "could not get back to its table on any node for %d s: %s", CRASH_CLUSTER_BACK_MS / 1000, why);
+            return false;
+        }
+        if (node < 0) { /* nowhere to go yet: wait, longer each time */
+            int pause = CRASH_PAUSE_MS + 500 * pauses++;
+            sleep_ms(pause < CRASH_PAUSE_MAX_MS ? pause : CRASH_PAUSE_MAX_MS);
+        }
+    }
+    return false;
+}
+
+/* After its node died: back to its table through any node, following `moved`. */
+static bool cluster_reconnect(crash_player *p)
+{
+    if (!cluster_connect(p, -1))
+        return false;
+    p->connections++;
+    set_live(p, p->epoch);
+    return true;
 }
 
 /* ---- playing ------------------------------------------------------------------------------------ */
@@ -821,7 +1086,7 @@ static void *player_main(void *arg)
     crash_player *p = arg;
     while (p->failure[0] == '\0' && !stopping(p)) {
         if (p->ws == NULL) {
-            if (!reconnect(p))
+            if (!(p->shared->cluster ? cluster_reconnect(p) : reconnect(p)))
                 break;
             continue;
         }

@@ -13,6 +13,11 @@
  * so the test can compare what clients saw with what the database holds. A private answer (a
  * Tianjin pass or pull: a `view` frame, then ok) counts as its act's event.
  *
+ * In a cluster run (several nodes, crash_shared.cluster) it connects to any node that is up,
+ * and a join answered `moved` sends it to the node named; when its node dies it does the same
+ * again with its token, waiting a little longer each time no live node has its table yet (the
+ * dead node's lease has not run out, or the new owner is not yet in the other nodes' directory).
+ *
  * A problem the server must not have (no resume, the table gone, an action refused for a reason
  * the view rules out, a reply that never comes) is recorded in `failure` and ends the thread.
  */
@@ -31,7 +36,17 @@
 #define CRASH_SEATS 4
 #define CRASH_KINDS 34 /* tile kinds: Tien Gow's 21 or Tianjin's 34 */
 
-/* What the test and every player thread share: where the server is and whether it is up. */
+#define CRASH_NODES_MAX 3
+
+/* One node of a cluster run: its name (--node-id) and port, and whether it is up. */
+typedef struct crash_node {
+    char name[16];
+    int port;
+    bool up;
+} crash_node;
+
+/* What the test and every player thread share: where the server is and whether it is up; in a
+ * cluster run, where each node is. */
 typedef struct crash_shared {
     pthread_mutex_t lock;
     pthread_cond_t changed;   /* broadcast on every change below and on player progress */
@@ -40,6 +55,12 @@ typedef struct crash_shared {
     int generation;           /* 1 for the first server, one more for each restart */
     bool up;                  /* the server of this generation is listening */
     bool stop;                /* the players finish */
+    /* A cluster run: clients connect to any node that is up and follow `moved` (a node's
+     * address /n/NAME/ws is mapped to its port here); `generation` counts the kills of any node,
+     * and labels each connection with the one it was made in. */
+    bool cluster;
+    crash_node nodes[CRASH_NODES_MAX];
+    int n_nodes;
 } crash_shared;
 
 void crash_shared_init(crash_shared *shared);
@@ -48,6 +69,9 @@ void crash_shared_destroy(crash_shared *shared);
 void crash_shared_server_down(crash_shared *shared);
 void crash_shared_server_up(crash_shared *shared, const char *host, int port);
 void crash_shared_stop(crash_shared *shared);
+/* A cluster run: node i (named name) listens on port, or was killed (which counts a generation). */
+void crash_shared_node_up(crash_shared *shared, int i, const char *name, const char *host, int port);
+void crash_shared_node_down(crash_shared *shared, int i);
 
 /* Waits on the shared condition until deadline_ms (CLOCK_MONOTONIC); call with the lock held. */
 void crash_shared_wait(crash_shared *shared, long long deadline_ms);
@@ -101,6 +125,9 @@ typedef struct crash_player {
     ws_client *ws;
     char token[80];
     char player_id[16];
+    char forwarded_for[48]; /* a cluster run: the address it claims through the trusted proxy */
+    int node;              /* a cluster run: the node of the connection, -1 for none */
+    uint64_t rng;          /* a cluster run: which node to try */
     int epoch;             /* the generation of the server this connection talks to */
     int next_id;
     int act_id;            /* the id of the act awaiting its reply, 0 if none */
@@ -127,19 +154,29 @@ typedef struct crash_player {
     long frames;
     int connections;
     int refused_busy;      /* acts refused because the state moved on (busy, paused, not_your_turn) */
+    int moved;             /* a cluster run: joins answered moved, and followed */
+    int not_found;         /* a cluster run: joins answered no_such_table while its table changed nodes */
+    int rate_limited;      /* a cluster run: joins answered rate_limited (it then asks another node) */
+    int fresh_guests;      /* a cluster run: hellos with its token that another node answered as a new guest's,
+                            * before it was at a table (see cluster_hello in crash_player.c) */
+    bool seated_once;      /* it has made or joined its table (so its session is stored) */
     char failure[768];     /* the first problem, "" if none */
 
     /* progress, under shared->lock */
     int live_epoch;        /* generation of the connection once it has its table's snapshot; 0 if none */
     int overs_epoch;       /* the generation of the latest hand_over seen, and how many it has seen */
     int overs_in_epoch;
+    int overs_live;        /* hand_over events received as they happened (not in a resume's replay) */
+    int overs_mark;        /* a cluster run: overs_live when the last node came back (set by the test) */
     bool finished;         /* the thread has ended */
 
     pthread_t thread;
 } crash_player;
 
-/* Connects to the server that is up now and says hello (without a token). */
-bool crash_player_connect_new(crash_player *p, crash_shared *shared, const char *name);
+/* Connects to the server that is up now and says hello (without a token). In a cluster run,
+ * first_node is the node to connect to, and the player claims the address forwarded_for (it
+ * must be set before) through the trusted proxy the nodes were told of; -1 otherwise. */
+bool crash_player_connect_new(crash_player *p, crash_shared *shared, const char *name, int first_node);
 
 /* The first client of a table: creates it (seat 0) for its game (p->tianjin). */
 bool crash_player_create_table(crash_player *p, int turn_seconds);

@@ -13,15 +13,14 @@
 #include <unistd.h>
 
 #include <jansson.h>
-#include <sqlite3.h>
-
+#include "crash_db.h"
 #include "game.h"
 
 #define MAX_PRINTED 20
 #define SEATS 4
 
 typedef struct scorer {
-    sqlite3 *db;
+    crash_db *db;
     const char *binary;
     int problems;
 } scorer;
@@ -38,10 +37,14 @@ __attribute__((format(printf, 2, 3))) static void problem(scorer *s, const char 
     va_end(args);
 }
 
-static json_t *column_json(sqlite3_stmt *stmt, int column)
+/* The rows of a query, or NULL with the problem told. */
+static crash_rows *query(scorer *s, const char *sql)
 {
-    const unsigned char *text = sqlite3_column_text(stmt, column);
-    return text != NULL ? json_loads((const char *)text, JSON_DECODE_ANY, NULL) : NULL;
+    char error[256];
+    crash_rows *rows = crash_db_query(s->db, sql, error, sizeof error);
+    if (rows == NULL)
+        problem(s, "the query \"%s\" failed: %s", sql, error);
+    return rows;
 }
 
 /* ---- running the calculator ------------------------------------------------------------------ */
@@ -120,19 +123,20 @@ static json_t *run_calculator(scorer *s, const json_t *document, const char *wha
 static json_t *stored_actions(scorer *s, int64_t hand_id)
 {
     json_t *actions = json_array();
-    sqlite3_stmt *stmt = NULL;
-    sqlite3_prepare_v2(s->db, "SELECT seat, action FROM hand_actions WHERE hand_id = ? ORDER BY seq", -1, &stmt, NULL);
-    sqlite3_bind_int64(stmt, 1, hand_id);
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        json_t *action = column_json(stmt, 1);
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT seat, action FROM hand_actions WHERE hand_id = %lld ORDER BY seq",
+             (long long)hand_id);
+    crash_rows *rows = query(s, sql);
+    for (size_t r = 0; r < crash_rows_count(rows); r++) {
+        json_t *action = crash_rows_json(rows, r, 1);
         if (!json_is_object(action)) {
             json_decref(action);
             action = json_object();
         }
-        json_object_set_new(action, "seat", json_integer(sqlite3_column_int(stmt, 0)));
+        json_object_set_new(action, "seat", json_integer(crash_rows_int(rows, r, 0)));
         json_array_append_new(actions, action);
     }
-    sqlite3_finalize(stmt);
+    crash_rows_free(rows);
     return actions;
 }
 
@@ -208,16 +212,16 @@ static json_t *expected_ledger(scorer *s, bool tianjin, const json_t *answer, co
 static json_t *stored_ledger(scorer *s, int64_t hand_id, long *rows)
 {
     json_t *stored = json_object();
-    sqlite3_stmt *stmt = NULL;
-    sqlite3_prepare_v2(s->db, "SELECT seat, reason, units FROM ledger WHERE hand_id = ?", -1, &stmt, NULL);
-    sqlite3_bind_int64(stmt, 1, hand_id);
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        const char *reason = (const char *)sqlite3_column_text(stmt, 1);
-        int seat = sqlite3_column_int(stmt, 0);
-        add_move(stored, reason != NULL ? reason : "?", -1, seat, sqlite3_column_int64(stmt, 2));
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT seat, reason, units FROM ledger WHERE hand_id = %lld", (long long)hand_id);
+    crash_rows *found = query(s, sql);
+    for (size_t r = 0; r < crash_rows_count(found); r++) {
+        const char *reason = crash_rows_text(found, r, 1);
+        int seat = (int)crash_rows_int(found, r, 0);
+        add_move(stored, reason != NULL ? reason : "?", -1, seat, crash_rows_int(found, r, 2));
         (*rows)++;
     }
-    sqlite3_finalize(stmt);
+    crash_rows_free(found);
     return stored;
 }
 
@@ -291,22 +295,25 @@ typedef struct stored_hand {
     json_t *deal, *state, *result;
 } stored_hand;
 
-static void check_hand(scorer *s, const stored_hand *h, const stored_hand *next, sqlite3_stmt *table,
-                       crash_score_figures *figures)
+static void check_hand(scorer *s, const stored_hand *h, const stored_hand *next, crash_score_figures *figures)
 {
-    sqlite3_reset(table);
-    sqlite3_bind_int64(table, 1, h->table_id);
-    if (sqlite3_step(table) != SQLITE_ROW) {
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT code, game, options, game_state FROM game_tables WHERE id = %lld",
+             (long long)h->table_id);
+    crash_rows *table = query(s, sql);
+    if (crash_rows_count(table) != 1 || crash_rows_text(table, 0, 1) == NULL) {
         problem(s, "hand id %lld: no table", (long long)h->id);
+        crash_rows_free(table);
         return;
     }
     char what[96];
-    snprintf(what, sizeof what, "table %s hand %lld", (const char *)sqlite3_column_text(table, 0),
+    snprintf(what, sizeof what, "table %s hand %lld", crash_rows_text(table, 0, 0) ? crash_rows_text(table, 0, 0) : "?",
              (long long)h->number);
-    bool tianjin = strcmp((const char *)sqlite3_column_text(table, 1), "tianjin") == 0;
-    json_t *options = column_json(table, 2), *table_state = column_json(table, 3);
-    json_t *document = replay_document((const char *)sqlite3_column_text(table, 1), options, h->deal, h->state,
-                                       stored_actions(s, h->id));
+    const char *game = crash_rows_text(table, 0, 1);
+    bool tianjin = strcmp(game, "tianjin") == 0;
+    json_t *options = crash_rows_json(table, 0, 2), *table_state = crash_rows_json(table, 0, 3);
+    json_t *document = replay_document(game, options, h->deal, h->state, stored_actions(s, h->id));
+    crash_rows_free(table);
     json_t *answer = document != NULL ? run_calculator(s, document, what) : NULL;
     if (document == NULL)
         problem(s, "%s: its options, deal or table state cannot make a replay document", what);
@@ -346,52 +353,46 @@ static void free_hand(stored_hand *h)
     memset(h, 0, sizeof *h);
 }
 
-static bool read_hand(sqlite3_stmt *stmt, stored_hand *h)
+static void read_hand(const crash_rows *rows, size_t r, stored_hand *h)
 {
-    if (sqlite3_step(stmt) != SQLITE_ROW)
-        return false;
-    h->id = sqlite3_column_int64(stmt, 0);
-    h->table_id = sqlite3_column_int64(stmt, 1);
-    h->number = sqlite3_column_int64(stmt, 2);
-    h->seed = (uint64_t)sqlite3_column_int64(stmt, 3); /* the same 64 bits (migrations/0001_init.sql) */
-    h->deal = column_json(stmt, 4);
-    h->state = column_json(stmt, 5);
-    h->result = column_json(stmt, 6);
-    return true;
+    h->id = crash_rows_int(rows, r, 0);
+    h->table_id = crash_rows_int(rows, r, 1);
+    h->number = crash_rows_int(rows, r, 2);
+    h->seed = (uint64_t)crash_rows_int(rows, r, 3); /* the same 64 bits (migrations/0001_init.sql) */
+    h->deal = crash_rows_json(rows, r, 4);
+    h->state = crash_rows_json(rows, r, 5);
+    h->result = crash_rows_json(rows, r, 6);
 }
 
 int crash_score_check(const char *db_path, const char *score_binary, crash_score_figures *figures)
 {
     scorer s = {.binary = score_binary};
     memset(figures, 0, sizeof *figures);
-    if (sqlite3_open_v2(db_path, &s.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        problem(&s, "cannot open %s read-only: %s", db_path, sqlite3_errmsg(s.db));
-        sqlite3_close(s.db);
+    char error[512];
+    s.db = crash_db_open(db_path, error, sizeof error);
+    if (s.db == NULL) {
+        problem(&s, "%s", error);
         return s.problems;
     }
-    sqlite3_stmt *hands = NULL, *table = NULL;
-    if (sqlite3_prepare_v2(s.db, "SELECT id, table_id, number, seed, deal, game_state, result FROM hands "
-                                 "ORDER BY table_id, number", -1, &hands, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s.db, "SELECT code, game, options, game_state FROM game_tables WHERE id = ?", -1, &table,
-                           NULL) != SQLITE_OK) {
-        problem(&s, "the queries do not prepare: %s", sqlite3_errmsg(s.db));
-    } else {
-        /* each hand is checked when the next is read, which holds the table state it started from */
-        stored_hand current = {0}, next = {0};
-        bool have = read_hand(hands, &current);
-        while (have) {
-            bool more = read_hand(hands, &next);
-            bool same_table = more && next.table_id == current.table_id;
-            if (current.result != NULL && !json_is_null(current.result))
-                check_hand(&s, &current, same_table ? &next : NULL, table, figures);
-            free_hand(&current);
-            current = next;
-            memset(&next, 0, sizeof next);
-            have = more;
-        }
+    crash_rows *hands = query(&s, "SELECT id, table_id, number, seed, deal, game_state, result FROM hands "
+                                  "ORDER BY table_id, number");
+    size_t n = crash_rows_count(hands);
+    /* each hand is checked with the next one, which holds the table state it started from */
+    stored_hand current = {0}, next = {0};
+    if (n > 0)
+        read_hand(hands, 0, &current);
+    for (size_t r = 0; r < n; r++) {
+        bool more = r + 1 < n;
+        if (more)
+            read_hand(hands, r + 1, &next);
+        bool same_table = more && next.table_id == current.table_id;
+        if (current.result != NULL && !json_is_null(current.result))
+            check_hand(&s, &current, same_table ? &next : NULL, figures);
+        free_hand(&current);
+        current = next;
+        memset(&next, 0, sizeof next);
     }
-    sqlite3_finalize(hands);
-    sqlite3_finalize(table);
-    sqlite3_close(s.db);
+    crash_rows_free(hands);
+    crash_db_close(s.db);
     return s.problems;
 }

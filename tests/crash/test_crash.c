@@ -12,14 +12,31 @@
  * chain), and every finished hand is replayed through the calculator (crash_score). The figures
  * are printed; the run takes well under a minute.
  *
+ * The cluster run (--nodes, the meson test crash_nodes beside tests/pg/with_cluster.sh) does the
+ * same with three nodes on one PostgreSQL database (protocol/PROTOCOL.md, "Several nodes"), with a
+ * short lease: the tables are made on every node, and a random node (never the last one up) is
+ * killed with -9 again and again mid-play and started again a few seconds later, so its tables
+ * are taken over by another node, or reclaimed by itself when it is back first. Each client
+ * talks to the nodes as if through the house's proxy (--trusted-proxy, an address of its own in
+ * X-Forwarded-For); when its node dies it connects to any node that is up, resumes with its token
+ * and joins its table, following `moved` (the node's address /n/NAME/ws mapped to its port).
+ * At the end, with every node up, every table must be open once, owned by a live node under a
+ * lease that holds, the very node its clients play on; then the same store checks, `teahouse
+ * admin verify --db postgresql://…` and the calculator run on the PostgreSQL database.
+ *
  * Usage: test_crash PATH_TO_TEAHOUSE WEB_ROOT PATH_TO_TEAHOUSE_SCORE
+ *        test_crash --nodes PATH_TO_TEAHOUSE WEB_ROOT PATH_TO_TEAHOUSE_SCORE   (needs
+ *            TEAHOUSE_TEST_PG, which tests/pg/with_cluster.sh sets; exits 77, skipped, without)
  *        test_crash --score-only DB PATH_TO_TEAHOUSE_SCORE   (the calculator check of a kept
  *                                                              database, or a tampered copy)
- * Environment: CRASH_SEED (to repeat a run's kill delays), CRASH_KILLS (default 24),
- * CRASH_TABLES (default 8), CRASH_GAMES (mix, the default: odd tables are Tianjin; tiengow;
- * tianjin), CRASH_DURABILITY (passed as --durability when set),
- * CRASH_KEEP=1 (keep the database directory even when the run passes), CRASH_TRACE=1 (print
- * every frame each client sends and receives).
+ * Environment: CRASH_SEED (to repeat a run's kill delays), CRASH_KILLS (default 24; 10 of nodes),
+ * CRASH_TABLES (default 8; 6 in a cluster run), CRASH_GAMES (mix, the default: odd tables are
+ * Tianjin; tiengow; tianjin), CRASH_DURABILITY (passed as --durability when set),
+ * CRASH_KEEP=1 (keep the database directory even when the run passes; a cluster run's PostgreSQL
+ * database too, until tests/pg/with_cluster.sh removes its cluster), CRASH_TRACE=1 (print
+ * every frame each client sends and receives), CRASH_GUESTS_ANYWHERE=0 (a cluster run: make
+ * each guest on its table's node, one node after the other, rather than on any node; see
+ * first_node).
  */
 #include <netinet/in.h>
 #include <signal.h>
@@ -32,6 +49,8 @@
 #include <unistd.h>
 
 #include <arpa/inet.h>
+
+#include <libpq-fe.h>
 
 #include "crash_check.h"
 #include "crash_player.h"
@@ -53,9 +72,18 @@ typedef struct crash_run {
     const char *durability; /* NULL: the server's default */
     uint64_t rng;
     int kills_wanted, n_tables;
-    char dir[64], db[96];
+    char dir[64], db[512]; /* the SQLite file, or in a cluster run the PostgreSQL URI */
     char port_text[16];
     server_process server;
+    /* a cluster run (--nodes) */
+    bool cluster;
+    bool guests_anywhere; /* CRASH_GUESTS_ANYWHERE: see first_node */
+    char pg_name[64], key_path[128];
+    server_process nodes[CRASH_NODES_MAX];
+    bool node_running[CRASH_NODES_MAX];
+    long long node_back_at[CRASH_NODES_MAX]; /* a killed node starts again then */
+    int node_starts;
+    long takeovers;       /* tables the nodes' logs say they took over and reopened */
     crash_shared shared;
     crash_player players[MAX_PLAYERS]; /* the tables' clients, then the spectators */
     crash_player *all[MAX_PLAYERS];
@@ -132,10 +160,26 @@ static int pick_port(crash_run *run)
 
 /* ---- the server ------------------------------------------------------------------------------------ */
 
-/* Reads a server's log for sanitizer reports (failures) and ERROR lines (printed). */
-static void scan_log(crash_run *run, int generation)
+/* The tables a node's log says it took over from other nodes. */
+static long takeovers_in_log(const server_process *server)
 {
-    char *log = server_process_log(&run->server);
+    char *log = server_process_log(server);
+    long taken = 0;
+    const char *words = " table(s) taken over and reopened";
+    for (const char *at = log != NULL ? strstr(log, words) : NULL; at != NULL; at = strstr(at + 1, words)) {
+        const char *digits = at;
+        while (digits > log && digits[-1] >= '0' && digits[-1] <= '9')
+            digits--;
+        taken += strtol(digits, NULL, 10);
+    }
+    free(log);
+    return taken;
+}
+
+/* Reads a server's log for sanitizer reports (failures) and ERROR lines (printed). */
+static void scan_server_log(crash_run *run, const server_process *server, int generation)
+{
+    char *log = server_process_log(server);
     if (log == NULL)
         return;
     if (strstr(log, "runtime error") != NULL || strstr(log, "AddressSanitizer") != NULL ||
@@ -151,6 +195,8 @@ static void scan_log(crash_run *run, int generation)
     }
     free(log);
 }
+
+static void scan_log(crash_run *run, int generation) { scan_server_log(run, &run->server, generation); }
 
 static bool start_server(crash_run *run)
 {
@@ -223,9 +269,27 @@ static bool table_is_tianjin(const crash_run *run, int t)
 static crash_player *next_player(crash_run *run)
 {
     crash_player *p = &run->players[run->n_players];
+    if (run->cluster) /* as if behind the house's proxy, each client from an address of its own */
+        snprintf(p->forwarded_for, sizeof p->forwarded_for, "10.7.%zu.%zu", run->n_players / 200,
+                 run->n_players % 200 + 1);
     run->all[run->n_players++] = p;
     return p;
 }
+
+/* The node a client of table t first connects to (-1: any; t < 0: a spectator's). By default
+ * (CRASH_GUESTS_ANYWHERE unset or 1) every node starts at once and the guests are made on any
+ * node, so that nodes giving new players ids at once are tried (each gives ids of its own slot).
+ * CRASH_GUESTS_ANYWHERE=0 makes every guest on the node of its table and starts the nodes one
+ * after the other, the spectators watching tables of the last one. Either way every client
+ * follows `moved` when it comes back after a kill. */
+static int first_node(const crash_run *run, int t)
+{
+    if (!run->cluster || run->guests_anywhere)
+        return run->cluster && t >= 0 ? t % CRASH_NODES_MAX : -1;
+    return t >= 0 ? t % CRASH_NODES_MAX : CRASH_NODES_MAX - 1;
+}
+
+static bool start_node(crash_run *run, int i);
 
 /* Seat 0 creates the table; at Tianjin three more clients take seats 1-3, at Tien Gow bots do. */
 static bool set_up_table(crash_run *run, int t)
@@ -236,7 +300,9 @@ static bool set_up_table(crash_run *run, int t)
     snprintf(name, sizeof name, "Crash %d", t + 1);
     host->tianjin = tianjin;
     host->send_ready = t % 4 < 2; /* half the tables of each game skip the pause between hands */
-    if (!crash_player_connect_new(host, &run->shared, name) || !crash_player_create_table(host, 60)) {
+    /* in a cluster run the tables are made on each node in turn; the others join through any */
+    if (!crash_player_connect_new(host, &run->shared, name, first_node(run, t)) ||
+        !crash_player_create_table(host, 60)) {
         run_failure(run, "setting up: %s", host->failure);
         return false;
     }
@@ -245,7 +311,8 @@ static bool set_up_table(crash_run *run, int t)
         snprintf(name, sizeof name, "Crash %d.%d", t + 1, seat);
         p->tianjin = true;
         p->send_ready = host->send_ready;
-        if (!crash_player_connect_new(p, &run->shared, name) || !crash_player_take_seat(p, host->code, seat)) {
+        if (!crash_player_connect_new(p, &run->shared, name, run->guests_anywhere ? -1 : first_node(run, t)) ||
+            !crash_player_take_seat(p, host->code, seat)) {
             run_failure(run, "setting up: %s", p->failure);
             return false;
         }
@@ -261,7 +328,8 @@ static bool add_watcher(crash_run *run, const char *code, bool tianjin, const ch
 {
     crash_player *watcher = next_player(run);
     watcher->tianjin = tianjin;
-    if (!crash_player_connect_new(watcher, &run->shared, name) || !crash_player_watch(watcher, code)) {
+    if (!crash_player_connect_new(watcher, &run->shared, name, first_node(run, -1)) ||
+        !crash_player_watch(watcher, code)) {
         run_failure(run, "setting up: %s", watcher->failure);
         return false;
     }
@@ -271,12 +339,20 @@ static bool add_watcher(crash_run *run, const char *code, bool tianjin, const ch
 static bool set_up_players(crash_run *run)
 {
     const char *first_code[2] = {NULL, NULL}; /* the first table of each game */
-    for (int t = 0; t < run->n_tables; t++) {
-        crash_player *host = &run->players[run->n_players];
-        if (!set_up_table(run, t))
+    int rounds = run->cluster ? CRASH_NODES_MAX : 1; /* a cluster run: node by node (first_node) */
+    for (int node = 0; node < rounds; node++) {
+        if (run->cluster && !run->node_running[node] && !start_node(run, node))
             return false;
-        if (first_code[host->tianjin] == NULL)
-            first_code[host->tianjin] = host->code;
+        for (int t = 0; t < run->n_tables; t++) {
+            if (run->cluster && t % CRASH_NODES_MAX != node)
+                continue;
+            crash_player *host = &run->players[run->n_players];
+            if (!set_up_table(run, t))
+                return false;
+            bool watchable = !run->cluster || run->guests_anywhere || node == first_node(run, -1);
+            if (first_code[host->tianjin] == NULL && watchable)
+                first_code[host->tianjin] = host->code;
+        }
     }
     for (int g = 0; g < 2; g++)
         if (first_code[g] != NULL && !add_watcher(run, first_code[g], g == 1, g ? "Crash watcher 2" : "Crash watcher"))
@@ -423,7 +499,11 @@ static bool admin_verify(crash_run *run)
         dup2(out[1], STDERR_FILENO);
         close(out[0]);
         close(out[1]);
-        execl(run->binary, run->binary, "admin", "verify", "--db", run->db, (char *)NULL);
+        if (run->cluster)
+            execl(run->binary, run->binary, "admin", "verify", "--db", run->db, "--ledger-key", run->key_path,
+                  (char *)NULL);
+        else
+            execl(run->binary, run->binary, "admin", "verify", "--db", run->db, (char *)NULL);
         _exit(127);
     }
     close(out[1]);
@@ -461,6 +541,18 @@ static void print_figures(const crash_run *run, const crash_figures *f, long lon
            f->actions_stored, f->acts_ok, f->acts_ok_not_stored, refused);
     printf("crash: ledger rows %ld; connections %ld; frames %ld; ERROR lines in server logs %d\n", f->ledger_rows,
            connections, frames, run->log_errors);
+    if (run->cluster) {
+        long moved = 0, not_found = 0, limited = 0, fresh = 0;
+        for (size_t i = 0; i < run->n_players; i++) {
+            moved += run->all[i]->moved;
+            not_found += run->all[i]->not_found;
+            limited += run->all[i]->rate_limited;
+            fresh += run->all[i]->fresh_guests;
+        }
+        printf("crash: nodes started %d times; tables taken over %ld; joins answered moved %ld, no_such_table while "
+               "between nodes %ld, rate_limited %ld; unstored guests greeted anew by another node %ld\n",
+               run->node_starts, run->takeovers, moved, not_found, limited, fresh);
+    }
 }
 
 /* The run must have done what it claims, or its passing means little. */
@@ -474,13 +566,266 @@ static void check_coverage(crash_run *run, const crash_figures *f)
         run_failure(run, "no hand was interrupted by a kill and continued: (e) was not exercised");
     if (strcmp(run->games, "tiengow") != 0 && f->continued_tianjin == 0)
         run_failure(run, "no Tianjin hand was interrupted by a kill and continued: (e) was not exercised for it");
+    long moved = 0;
+    for (size_t i = 0; i < run->n_players; i++)
+        moved += run->all[i]->moved;
+    if (run->cluster && run->takeovers == 0)
+        run_failure(run, "no node took over a table: the takeover was not exercised");
+    if (run->cluster && moved == 0)
+        run_failure(run, "no join was answered moved: following moved was not exercised");
+}
+
+/* ---- a cluster run: three nodes on one PostgreSQL database ---------------------------------------- */
+
+#define LEASE_SECONDS "3"       /* a dead node's tables are taken over within this and a heartbeat */
+#define NODE_BACK_MIN_MS 1000   /* a killed node starts again this long after its kill, or up to */
+#define NODE_BACK_MAX_MS 6000   /* this: sometimes before its lease ran out, mostly after */
+#define CLUSTER_BACK_MS 60000   /* every client is back at its table after the last node came back */
+
+static const char *const node_names[CRASH_NODES_MAX] = {"n1", "n2", "n3"};
+
+/* Runs one statement on the throwaway cluster's "postgres" database (TEAHOUSE_TEST_PG). */
+static bool pg_admin(crash_run *run, const char *sql)
+{
+    PGconn *c = PQconnectdb(getenv("TEAHOUSE_TEST_PG"));
+    bool ok = PQstatus(c) == CONNECTION_OK;
+    if (!ok) {
+        run_failure(run, "cannot connect to TEAHOUSE_TEST_PG: %s", PQerrorMessage(c));
+    } else {
+        PGresult *r = PQexec(c, sql);
+        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok)
+            run_failure(run, "%s: %s", sql, PQerrorMessage(c));
+        PQclear(r);
+    }
+    PQfinish(c);
+    return ok;
+}
+
+/* A database of the run's own in the cluster; run->db becomes its URI. */
+static bool create_database(crash_run *run)
+{
+    snprintf(run->pg_name, sizeof run->pg_name, "crash_%d_%u", (int)getpid(), (unsigned)(next_random(run) % 100000));
+    char sql[128];
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", run->pg_name);
+    if (!pg_admin(run, sql)) {
+        run->pg_name[0] = '\0';
+        return false;
+    }
+    const char *base = getenv("TEAHOUSE_TEST_PG");
+    const char *query = strchr(base, '?');
+    snprintf(run->db, sizeof run->db, "postgresql:///%s%s", run->pg_name, query != NULL ? query : "");
+    snprintf(run->key_path, sizeof run->key_path, "%s/ledger.key", run->dir);
+    return true;
+}
+
+static void drop_database(crash_run *run)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", run->pg_name);
+    if (run->pg_name[0] != '\0')
+        pg_admin(run, sql);
+}
+
+static bool start_node(crash_run *run, int i)
+{
+    const char *args[] = {"--db", run->db, "--ledger-key", run->key_path, "--node-id", node_names[i],
+                          "--lease-seconds", LEASE_SECONDS, "--trusted-proxy", "127.0.0.1", "--bot-delay-ms", "25",
+                          "--next-hand-seconds", "1", "--turn-seconds", "60", "--empty-table-seconds", "3600",
+                          "--reconnect-seconds", "3600", "--web-root", run->web_root, NULL};
+    if (!server_process_start(&run->nodes[i], run->binary, args, START_MS)) {
+        server_process_cleanup(&run->nodes[i]);
+        run_failure(run, "node %s did not start (start %d)", node_names[i], run->node_starts + 1);
+        return false;
+    }
+    run->node_running[i] = true;
+    run->node_starts++;
+    crash_shared_node_up(&run->shared, i, node_names[i], run->nodes[i].host, run->nodes[i].port);
+    return true;
+}
+
+/* False (a failure) if a running node has exited by itself. */
+static bool nodes_alive(crash_run *run)
+{
+    bool alive = true;
+    for (int i = 0; i < CRASH_NODES_MAX; i++) {
+        int status = 0;
+        if (!run->node_running[i] || !server_process_wait(&run->nodes[i], 0, &status))
+            continue;
+        run_failure(run, "node %s died by itself (status %d) after %d kills", node_names[i], status, run->kills);
+        char *log = server_process_log(&run->nodes[i]);
+        fprintf(stderr, "its log:\n%s\n", log ? log : "");
+        free(log);
+        run->node_running[i] = false;
+        alive = false;
+    }
+    return alive;
+}
+
+/* kill -9 node i, reap it, and choose when it comes back. */
+static bool kill_node(crash_run *run, int i)
+{
+    int generation = current_generation(run), status = 0;
+    if (!server_process_stop(&run->nodes[i], SIGKILL, 10000, &status)) {
+        run_failure(run, "node %s did not die of SIGKILL within 10 s", node_names[i]);
+        return false;
+    }
+    run->kills++;
+    run->takeovers += takeovers_in_log(&run->nodes[i]);
+    scan_server_log(run, &run->nodes[i], generation);
+    server_process_cleanup(&run->nodes[i]);
+    run->node_running[i] = false;
+    crash_shared_node_down(&run->shared, i);
+    run->node_back_at[i] = crash_now_ms() + random_between(run, NODE_BACK_MIN_MS, NODE_BACK_MAX_MS);
+    return true;
+}
+
+/* Starts again every killed node whose time has come. */
+static bool restart_due_nodes(crash_run *run)
+{
+    for (int i = 0; i < CRASH_NODES_MAX; i++)
+        if (!run->node_running[i] && crash_now_ms() >= run->node_back_at[i] && !start_node(run, i))
+            return false;
+    return true;
+}
+
+static int nodes_running(const crash_run *run)
+{
+    int n = 0;
+    for (int i = 0; i < CRASH_NODES_MAX; i++)
+        n += run->node_running[i];
+    return n;
+}
+
+static bool is_back(const crash_player *p, int generation)
+{
+    (void)generation;
+    return p->live_epoch != 0;
+}
+
+static bool finished_hands_since_mark(const crash_player *p, int generation)
+{
+    (void)generation;
+    return p->seat < 0 || p->overs_live - p->overs_mark >= (p->tianjin ? FINAL_HANDS_TIANJIN : FINAL_HANDS);
+}
+
+/* Kills a random node (never the last one up) at random moments; a killed node comes back
+ * after a random while, so tables move between nodes and back. At the end every node is up,
+ * every client back at its table, and every table finishes hands again. */
+static bool play_and_kill_nodes(crash_run *run)
+{
+    /* one after the other: the first migrates the database (set_up_players starts them itself) */
+    for (int i = 0; run->guests_anywhere && i < CRASH_NODES_MAX; i++)
+        if (!start_node(run, i))
+            return false;
+    if (!set_up_players(run))
+        return false;
+    while (run->kills < run->kills_wanted) {
+        if (!let_play(run, random_between(run, 200, 2000)) || !nodes_alive(run) || !restart_due_nodes(run))
+            return false;
+        int up = nodes_running(run);
+        if (up < 2)
+            continue;
+        int k = random_between(run, 0, up - 1), victim = 0;
+        for (int i = 0; i < CRASH_NODES_MAX; i++)
+            if (run->node_running[i] && k-- == 0)
+                victim = i;
+        if (!kill_node(run, victim))
+            return false;
+    }
+    while (nodes_running(run) < CRASH_NODES_MAX)
+        if (!let_play(run, 100) || !nodes_alive(run) || !restart_due_nodes(run))
+            return false;
+    if (!wait_players(run, is_back, 0, CLUSTER_BACK_MS, "get back to its table"))
+        return false;
+    pthread_mutex_lock(&run->shared.lock);
+    for (size_t i = 0; i < run->n_players; i++)
+        run->all[i]->overs_mark = run->all[i]->overs_live;
+    pthread_mutex_unlock(&run->shared.lock);
+    return wait_players(run, finished_hands_since_mark, 0, FINAL_HANDS_MS, "finish its last hands") && nodes_alive(run);
+}
+
+/* No table lost: each is open once, owned by a node that is up under a lease that holds, and
+ * that node is the one each of its clients plays on. Run after the players stopped, before the
+ * nodes do. */
+static int check_owners(crash_run *run)
+{
+    int problems = 0;
+    PGconn *c = PQconnectdb(run->db);
+    if (PQstatus(c) != CONNECTION_OK) {
+        fprintf(stderr, "crash: PROBLEM: cannot connect to %s: %s\n", run->db, PQerrorMessage(c));
+        PQfinish(c);
+        return 1;
+    }
+    for (size_t i = 0; i < run->n_players; i++) {
+        const crash_player *p = run->all[i];
+        if (strspn(p->code, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != strlen(p->code))
+            continue; /* never put into SQL; a code is letters and digits */
+        char sql[320];
+        snprintf(sql, sizeof sql,
+                 "SELECT t.owner_node, n.lease_until > now() FROM game_tables AS t LEFT JOIN nodes AS n"
+                 " ON n.id = t.owner_node WHERE t.code = '%s' AND t.state <> 'closed'",
+                 p->code);
+        PGresult *r = PQexec(c, sql);
+        int rows = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) : -1;
+        const char *owner = rows == 1 && !PQgetisnull(r, 0, 0) ? PQgetvalue(r, 0, 0) : "";
+        bool lease = rows == 1 && strcmp(PQgetvalue(r, 0, 1), "t") == 0;
+        int owner_index = -1;
+        for (int n = 0; n < CRASH_NODES_MAX; n++)
+            if (strcmp(owner, node_names[n]) == 0 && run->node_running[n])
+                owner_index = n;
+        if (rows != 1 || owner_index < 0 || !lease) {
+            problems++;
+            fprintf(stderr, "crash: PROBLEM: table %s is open %d time(s), owned by \"%s\" (%s), its lease %s\n",
+                    p->code, rows, owner, owner_index < 0 ? "no node that is up" : "up",
+                    lease ? "holds" : "ran out");
+        } else if (p->node != owner_index) {
+            problems++;
+            fprintf(stderr, "crash: PROBLEM: table %s is owned by %s but %s played it on %s\n", p->code, owner,
+                    p->name, p->node >= 0 ? node_names[p->node] : "no node");
+        }
+        PQclear(r);
+    }
+    PQfinish(c);
+    return problems;
+}
+
+/* SIGTERM to every node at once (one stopping alone would have its parked tables taken over by
+ * the others: not a takeover the run made), then each must exit cleanly. */
+static void stop_nodes_cleanly(crash_run *run)
+{
+    int generation = current_generation(run);
+    for (int i = 0; i < CRASH_NODES_MAX; i++)
+        if (run->node_running[i]) {
+            run->takeovers += takeovers_in_log(&run->nodes[i]);
+            kill(run->nodes[i].pid, SIGTERM);
+        }
+    for (int i = 0; i < CRASH_NODES_MAX; i++) {
+        if (!run->node_running[i])
+            continue;
+        int status = 0;
+        if (!server_process_wait(&run->nodes[i], STOP_MS, &status))
+            run_failure(run, "node %s did not exit within %d s of SIGTERM", node_names[i], STOP_MS / 1000);
+        else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            run_failure(run, "node %s exited with status %d after SIGTERM", node_names[i], status);
+        scan_server_log(run, &run->nodes[i], generation);
+        if (run->failures > 0) {
+            char *log = server_process_log(&run->nodes[i]);
+            fprintf(stderr, "crash: node %s's last log:\n%s\n", node_names[i], log ? log : "");
+            free(log);
+        }
+        server_process_cleanup(&run->nodes[i]);
+        run->node_running[i] = false;
+    }
 }
 
 static void remove_dir(const crash_run *run)
 {
+    if (run->cluster)
+        unlink(run->key_path);
     const char *suffixes[] = {"", "-wal", "-shm", "-journal", ".lock", ".key"};
-    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-        char path[128];
+    for (size_t i = 0; !run->cluster && i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        char path[sizeof run->db + 16];
         snprintf(path, sizeof path, "%s%s", run->db, suffixes[i]);
         unlink(path);
     }
@@ -497,12 +842,23 @@ int main(int argc, char **argv)
                score.tianjin_hands, problems);
         return problems == 0 && score.hands > 0 ? 0 : 1;
     }
+    static crash_run run; /* large: the players' records */
+    if (argc == 5 && strcmp(argv[1], "--nodes") == 0) {
+        run.cluster = true;
+        argv++;
+        argc--;
+        const char *pg = getenv("TEAHOUSE_TEST_PG");
+        if (pg == NULL || pg[0] == '\0') {
+            printf("crash: no PostgreSQL (TEAHOUSE_TEST_PG; run beside tests/pg/with_cluster.sh): skipped\n");
+            return 77;
+        }
+    }
     if (argc < 4) {
         fprintf(stderr, "usage: %s PATH_TO_TEAHOUSE WEB_ROOT PATH_TO_TEAHOUSE_SCORE\n"
-                        "       %s --score-only DB PATH_TO_TEAHOUSE_SCORE\n", argv[0], argv[0]);
+                        "       %s --nodes PATH_TO_TEAHOUSE WEB_ROOT PATH_TO_TEAHOUSE_SCORE\n"
+                        "       %s --score-only DB PATH_TO_TEAHOUSE_SCORE\n", argv[0], argv[0], argv[0]);
         return 2;
     }
-    static crash_run run; /* large: the players' records */
     run.binary = argv[1];
     run.web_root = argv[2];
     run.score_binary = argv[3];
@@ -512,13 +868,16 @@ int main(int argc, char **argv)
         return 2;
     }
     run.durability = getenv("CRASH_DURABILITY");
+    const char *anywhere = getenv("CRASH_GUESTS_ANYWHERE");
+    run.guests_anywhere = run.cluster && (anywhere == NULL || strcmp(anywhere, "0") != 0);
     const char *seed_text = getenv("CRASH_SEED");
     run.rng = seed_text != NULL ? strtoull(seed_text, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     uint64_t seed = run.rng;
-    run.kills_wanted = env_int("CRASH_KILLS", 24, 1, 1000);
-    run.n_tables = env_int("CRASH_TABLES", 8, 1, MAX_TABLES);
-    printf("crash: seed %llu (CRASH_SEED=%llu repeats the kill delays), %d tables (%s), %d kills\n",
-           (unsigned long long)seed, (unsigned long long)seed, run.n_tables, run.games, run.kills_wanted);
+    run.kills_wanted = env_int("CRASH_KILLS", run.cluster ? 10 : 24, 1, 1000);
+    run.n_tables = env_int("CRASH_TABLES", run.cluster ? 6 : 8, 1, MAX_TABLES);
+    printf("crash: seed %llu (CRASH_SEED=%llu repeats the kill delays), %d tables (%s), %d kills%s\n",
+           (unsigned long long)seed, (unsigned long long)seed, run.n_tables, run.games, run.kills_wanted,
+           run.cluster ? " of nodes" : "");
     fflush(stdout);
 
     snprintf(run.dir, sizeof run.dir, "/tmp/teahouse-crash-XXXXXX");
@@ -531,17 +890,28 @@ int main(int argc, char **argv)
     crash_shared_init(&run.shared);
 
     long long started = crash_now_ms();
-    bool served = start_server(&run);
-    if (!served)
-        run_failure(&run, "the server did not start");
-    else
-        play_and_kill(&run);
-    stop_players(&run);
-    if (served)
-        stop_server_cleanly(&run);
+    int problems = 0;
+    if (run.cluster) {
+        bool made = create_database(&run);
+        if (made)
+            play_and_kill_nodes(&run);
+        stop_players(&run);
+        if (made)
+            problems += check_owners(&run);
+        stop_nodes_cleanly(&run);
+    } else {
+        bool served = start_server(&run);
+        if (!served)
+            run_failure(&run, "the server did not start");
+        else
+            play_and_kill(&run);
+        stop_players(&run);
+        if (served)
+            stop_server_cleanly(&run);
+    }
 
     crash_figures figures;
-    int problems = crash_check_store(run.db, run.all, run.n_players, &figures);
+    problems += crash_check_store(run.db, run.all, run.n_players, &figures);
     crash_score_figures score;
     problems += crash_score_check(run.db, run.score_binary, &score);
     admin_verify(&run);
@@ -556,8 +926,12 @@ int main(int argc, char **argv)
         run_failure(&run, "the calculator replayed %ld of %ld finished hands", score.hands, figures.hands_finished);
 
     bool passed = problems == 0 && run.failures == 0;
+    if (run.cluster && getenv("CRASH_KEEP") != NULL) /* until the throwaway cluster goes */
+        fprintf(stderr, "crash: the database %s is kept\n", run.db);
+    else if (run.cluster)
+        drop_database(&run);
     if (!passed || getenv("CRASH_KEEP") != NULL)
-        fprintf(stderr, "crash: the database is kept in %s\n", run.dir);
+        fprintf(stderr, "crash: the database%s is kept in %s\n", run.cluster ? "'s ledger key" : "", run.dir);
     else
         remove_dir(&run);
     printf("crash: %s (%d store problems, %d run failures)\n", passed ? "PASS" : "FAIL", problems, run.failures);

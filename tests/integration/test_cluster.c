@@ -97,7 +97,7 @@ static json_t *request_ok(table_client *c, json_t *message, const char *want_typ
     json_t *reply = tc_request(c, message, 5000);
     ck_assert_msg(reply != NULL, "no answer");
     char *text = json_dumps(reply, JSON_COMPACT);
-    ck_assert_msg(strcmp(type_of(reply), want_type) == 0, "want %s, got %s", want_type, text);
+    ck_assert_msg(type_of(reply) != NULL && strcmp(type_of(reply), want_type) == 0, "want %s, got %s", want_type, text);
     free(text);
     return reply;
 }
@@ -231,11 +231,10 @@ START_TEST(test_every_node_registers_heartbeats_owns_its_tables_and_sends_joiner
     ck_assert_int_eq(owner_once_stored(a.code), 1);
     ck_assert_int_eq(pg_test_int(db_uri, "SELECT count(*) FROM nodes WHERE id IN ('n1', 'n2')"), 2);
     ck_assert_int_eq(pg_test_int(db_uri, "SELECT count(*) FROM nodes WHERE address = '/n/n2/ws'"), 1);
-    /* the lease is renewed: after twice its length it is still in the future */
+    /* the lease (the node's, holding its tables) is renewed: after twice its length it is still
+     * in the future */
     sleep(2 * atoi(LEASE));
-    ck_assert_int_eq(db_int("SELECT count(*) FROM game_tables WHERE code = '%s' AND lease_until > now() AND %lld = 1",
-                            a.code, 1),
-                     1);
+    ck_assert_int_eq(pg_test_int(db_uri, "SELECT count(*) FROM nodes WHERE id = 'n2' AND lease_until > now()"), 1);
     ck_assert_int_eq(pg_test_int(db_uri, "SELECT count(*) FROM nodes WHERE heartbeat_at > now() - interval '3 s'"), 2);
     ck_assert_int_eq(owner_of(a.code), 1); /* the other node did not take a table whose lease holds */
 
@@ -391,6 +390,11 @@ static json_t *join_until(table_client *c, const char *code, const char *want)
         ck_assert_msg(reply != NULL, "no answer");
         if (strcmp(type_of(reply), want) == 0)
             return reply;
+        if (i == 59) {
+            char *text = json_dumps(reply, JSON_COMPACT);
+            fprintf(stderr, "join_table %s: the last answer was %s\n", code, text);
+            free(text);
+        }
         json_decref(reply);
         usleep(100 * 1000);
     }
@@ -431,10 +435,12 @@ START_TEST(test_tables_that_never_played_are_listed_and_joined_through_any_node_
     ck_assert_str_eq(json_string_value(json_object_get(moved, "node")), "n2");
     ck_assert_str_eq(json_string_value(json_object_get(moved, "ws")), "/n/n2/ws");
     json_decref(moved);
-    char token[80];
+    char token[80], bo[16];
     snprintf(token, sizeof token, "%s", b.token);
+    snprintf(bo, sizeof bo, "%s", b.player_id);
     tc_close(&b);
     connect_to(&b, 1, "Bo", token);
+    ck_assert_str_eq(b.player_id, bo); /* the same guest on n2: stored before it was sent there */
     json_t *in = request_ok(&b, json_pack("{s:s, s:s, s:i}", "type", "join_table", "code", private_code, "seat", 1),
                             "snapshot");
     json_decref(in);
@@ -456,6 +462,122 @@ START_TEST(test_tables_that_never_played_are_listed_and_joined_through_any_node_
     json_decref(nothing);
     tc_close(&b);
     stop_node(0, SIGTERM);
+    remove_db();
+}
+END_TEST
+
+START_TEST(test_guests_made_on_different_nodes_get_different_ids_and_are_all_stored)
+{
+    fresh_db();
+    start_nodes(3);
+    /* a new guest on each node makes a table (which stores the guest): no two share an id */
+    table_client c[NODES];
+    for (int i = 0; i < NODES; i++) {
+        connect_to(&c[i], i, "Guest", NULL);
+        json_decref(request_ok(&c[i], json_pack("{s:s, s:s, s:{}, s:b}", "type", "create_table", "game", "tiengow",
+                                                "options", "public", false),
+                               "snapshot"));
+        json_decref(request_ok(&c[i], json_pack("{s:s}", "type", "ping"), "pong"));
+    }
+    for (int tries = 0; tries < 50 && pg_test_int(db_uri, "SELECT count(*) FROM players") < NODES; tries++)
+        usleep(100 * 1000);
+    ck_assert_int_eq(pg_test_int(db_uri, "SELECT count(*) FROM players"), NODES);
+    ck_assert_int_eq(pg_test_int(db_uri, "SELECT count(DISTINCT id % 1024) FROM players"), NODES);
+    for (int i = 0; i < NODES; i++) {
+        ck_assert_msg(strcmp(c[i].player_id, c[(i + 1) % NODES].player_id) != 0, "two nodes gave %s", c[i].player_id);
+        tc_close(&c[i]);
+    }
+    for (int i = NODES - 1; i >= 0; i--)
+        stop_node(i, SIGTERM);
+    remove_db();
+}
+END_TEST
+
+/* Runs sql as node `node` would (its connection option named): the SQLSTATE of its failure, or "". */
+static void run_as_node(const char *node, const char *sql, char *state, size_t cap)
+{
+    PGconn *c = pg_test_connect(db_uri);
+    char set[128];
+    snprintf(set, sizeof set, "SET teahouse.node = '%s'", node);
+    PQclear(PQexec(c, set));
+    PGresult *r = PQexec(c, sql);
+    const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    snprintf(state, cap, "%s", PQresultStatus(r) == PGRES_COMMAND_OK || code == NULL ? "" : code);
+    PQclear(r);
+    PQfinish(c);
+}
+
+START_TEST(test_a_node_that_stalled_past_its_leases_lets_its_taken_tables_go_and_its_late_writes_are_refused)
+{
+    fresh_db();
+    start_nodes(2);
+    table_client a;
+    connect_to(&a, 0, "Ah Ma", NULL);
+    table_with_bots(&a);
+    ck_assert_int_eq(owner_once_stored(a.code), 0);
+    ck_assert(tc_play_until(&a, 1, 30000, true));
+    int mid = play_into_hand(&a, 2, 6);
+    char token[80], code[16];
+    snprintf(token, sizeof token, "%s", a.token);
+    snprintf(code, sizeof code, "%s", a.code);
+
+    ck_assert_int_eq(kill(nodes[0].pid, SIGSTOP), 0); /* n1 stalls: no heartbeat, no writes */
+    const double stalled = now_seconds();
+    while (owner_of(code) != 1 && now_seconds() - stalled < atoi(LEASE) + 5)
+        usleep(100 * 1000);
+    ck_assert_msg(owner_of(code) == 1, "n2 did not take the table over");
+
+    /* a write of n1's to the table is refused now; n2's, and a connection naming no node, are not */
+    char sql[256], state[8];
+    snprintf(sql, sizeof sql, "UPDATE game_tables SET updated_at = updated_at WHERE code = '%s'", code);
+    run_as_node("n1", sql, state, sizeof state);
+    ck_assert_str_eq(state, "TH001");
+    snprintf(sql, sizeof sql,
+             "INSERT INTO hand_actions (hand_id, seq, seat, action, at) SELECT h.id, 100000, 0, '{}', 0 FROM hands h"
+             " JOIN game_tables t ON t.id = h.table_id WHERE t.code = '%s' AND h.number = %d",
+             code, mid);
+    run_as_node("n1", sql, state, sizeof state);
+    ck_assert_str_eq(state, "TH001");
+    snprintf(sql, sizeof sql, "UPDATE game_tables SET updated_at = updated_at WHERE code = '%s'", code);
+    run_as_node("n2", sql, state, sizeof state);
+    ck_assert_str_eq(state, "");
+
+    /* n1 wakes: within a heartbeat it lets the table go, and tells its player, who joins it on n2 */
+    ck_assert_int_eq(kill(nodes[0].pid, SIGCONT), 0);
+    bool parked = false;
+    for (int i = 0; i < 300 && !parked; i++) {
+        json_t *frame = tc_next(&a, 20);
+        const json_t *event = json_object_get(frame, "event");
+        parked = json_is_string(json_object_get(event, "kind")) &&
+                 strcmp(json_string_value(json_object_get(event, "kind")), "parked") == 0;
+        json_decref(frame);
+    }
+    ck_assert_msg(parked, "n1 did not let the table go after waking");
+    ck_assert(log_has(0, "1 table(s) let go"));
+    /* at once: the node that let it go says where it went (it need not wait for n2's listing) */
+    json_t *moved = request_ok(&a, json_pack("{s:s, s:s}", "type", "join_table", "code", code), "moved");
+    ck_assert_str_eq(json_string_value(json_object_get(moved, "node")), "n2");
+    json_decref(moved);
+    tc_close(&a);
+
+    table_client back;
+    connect_to(&back, 1, "Ah Ma", token);
+    snprintf(back.code, sizeof back.code, "%s", code);
+    json_decref(request_ok(&back, json_pack("{s:s, s:s}", "type", "join_table", "code", code), "snapshot"));
+    ck_assert(tc_play_until(&back, 1, 30000, true));
+    ck_assert_int_eq(back.leaks, 0);
+    ck_assert_int_eq(db_int("SELECT count(*) FROM hands h JOIN game_tables t ON t.id = h.table_id"
+                            " WHERE t.code = '%s' AND h.number = %lld AND h.finished_at IS NOT NULL",
+                            code, mid),
+                     1);
+    ck_assert_int_eq(db_int("SELECT count(*) FROM ledger l JOIN hands h ON h.id = l.hand_id JOIN game_tables t"
+                            " ON t.id = h.table_id WHERE t.code = '%s' AND h.number = %lld AND l.reason = 'settle'",
+                            code, mid),
+                     4);
+    tc_close(&back);
+    stop_node(1, SIGTERM);
+    stop_node(0, SIGTERM);
+    check_admin_verify();
     remove_db();
 }
 END_TEST
@@ -485,6 +607,8 @@ int main(int argc, char **argv)
     if (pg_test_base() != NULL) {
         tcase_add_test(tc, test_every_node_registers_heartbeats_owns_its_tables_and_sends_joiners_to_the_owner);
         tcase_add_test(tc, test_tables_that_never_played_are_listed_and_joined_through_any_node_and_go_with_their_node);
+        tcase_add_test(tc, test_guests_made_on_different_nodes_get_different_ids_and_are_all_stored);
+        tcase_add_test(tc, test_a_node_that_stalled_past_its_leases_lets_its_taken_tables_go_and_its_late_writes_are_refused);
         tcase_add_test(tc, test_a_killed_nodes_table_is_taken_over_by_exactly_one_node_with_the_same_seats_and_tiles);
         tcase_add_test(tc, test_a_drained_nodes_parked_table_is_taken_over_and_its_hand_goes_on);
     }

@@ -636,7 +636,11 @@ START_TEST(test_a_join_for_a_table_another_node_lists_is_moved_there_private_or_
     lobby_set_others(lob, two_nodes(json_pack("[o]", far_private("SECRETAAAAAA", 5)),
                                     json_pack("[o, o]", far_public("PUBAAAAAAAAA", 6, "tiengow", "waiting", 3, false, "B"),
                                               far_private("SECRETAAAAAA", 7))));
+    ck_assert_uint_eq(store_memory_n_players(st), 0);
     say(0, json_pack("{s:s, s:i, s:s}", "type", "join_table", "id", 2, "code", "SECRETAAAAAA"));
+    store_memory_pump(st);
+    /* the guest is stored first: its token is then good on the node it is sent to */
+    ck_assert_uint_eq(store_memory_n_players(st), 1);
     const json_t *moved = answer(0, 2);
     ck_assert_str_eq(type_of(moved), "moved");
     ck_assert_str_eq(json_string_value(json_object_get(moved, "table")), "SECRETAAAAAA");

@@ -2215,6 +2215,30 @@ START_TEST(test_a_reserved_guest_writes_nothing_until_kept_and_keeps_its_id_and_
 }
 END_TEST
 
+START_TEST(test_a_node_gives_only_the_ids_of_its_slot_above_every_one_given_before)
+{
+    int64_t id = 0, before = 0;
+    char token[STORE_TOKEN_SIZE];
+    ck_assert(store_guest_reserve(st, &before, token)); /* 1 */
+    ck_assert_int_eq(guest("Kept"), 2);
+    store_player_ids(st, 1024, 5);
+    ck_assert(store_guest_reserve(st, &id, token));
+    ck_assert_int_eq(id, 5); /* the first id of slot 5 past 2 */
+    ck_assert_int_eq(guest("Next"), 1024 + 5);
+    ck_assert(store_guest_reserve(st, &id, token));
+    ck_assert_int_eq(id, 2 * 1024 + 5);
+    ok(keep(id, "Kept too", token));
+    ck_assert_int_eq(keep(id - 1, "Not given", token).error.status, STORE_INVALID); /* another slot's id */
+    store_player_ids(st, 1024, 1024); /* not a slot: nothing changes */
+    store_player_ids(st, 0, 0);
+    ck_assert(store_guest_reserve(st, &id, token));
+    ck_assert_int_eq(id, 3 * 1024 + 5);
+    store_player_ids(st, 1024, 2); /* a lower slot: the next of that slot past every id given */
+    ck_assert(store_guest_reserve(st, &id, token));
+    ck_assert_int_eq(id, 5 * 1024 + 2); /* 4 * 1024 + 2 is below 4 * 1024 + 5, the next slot 5 would have given */
+}
+END_TEST
+
 START_TEST(test_keeping_a_guest_twice_conflicts_and_an_unreserved_id_or_a_bad_token_is_invalid)
 {
     int64_t id = 0;
@@ -4162,6 +4186,7 @@ int main(void)
           test_a_guest_and_its_session_are_written_together_or_not_at_all, test_a_guest_session_expires_like_a_login,
           test_a_reserved_guest_writes_nothing_until_kept_and_keeps_its_id_and_token,
           test_keeping_a_guest_twice_conflicts_and_an_unreserved_id_or_a_bad_token_is_invalid,
+          test_a_node_gives_only_the_ids_of_its_slot_above_every_one_given_before,
           test_expiry_removes_untouched_guests_and_their_sessions_and_keeps_players_that_matter,
           test_a_guest_who_comes_back_with_its_token_is_not_expired,
           test_expiry_takes_the_oldest_guests_first_and_at_most_its_limit}},

@@ -181,7 +181,17 @@ function onMessage(msg) {
         if (msg.event.kind === 'closing') {
           toast(ts.ended ? t('table.ended') : t('table.closed', { why: msg.event.why || '' }), ts.ended ? 'info' : 'error');
         }
-        if (msg.event.kind === 'parked') toast(t('table.parked'), 'info');
+        if (msg.event.kind === 'parked') {
+          toast(t('table.parked'), 'info');
+          /* Its server stops (the connection will drop, and the welcome after it joins again), or
+           * another server plays it now and this connection stays: then join it there. */
+          ts.rejoin = true;
+          ts.rejoinUntil = Date.now() + REJOIN_MS;
+          const code = msg.table;
+          setTimeout(() => {
+            if (state.status === 'online' && state.route.page === 'table' && state.route.code === code) joinIfNeeded(code);
+          }, REJOIN_RETRY_MS);
+        }
         if (msg.event.kind === 'action' && msg.event.by_bot && msg.event.seat === ts.mySeat) timedOut(ts, msg.event);
         if (msg.event.kind === 'removed' && msg.event.player === app.me()) sentAway(msg.table);
         if (msg.event.kind === 'seat_left' && msg.event.removed && msg.event.player === app.me()) {
@@ -320,11 +330,13 @@ function joinIfNeeded(code) {
     .catch((err) => (err.code === 'table_full' ? intoSeat(0, err) : Promise.reject(err)))
     .catch((err) => {
       const moving = tables.get(code);
-      if (err.code === 'no_such_table' && moving && moving.rejoin && Date.now() < moving.rejoinUntil) {
+      const again = err.code === 'no_such_table' || err.code === 'rate_limited';
+      if (again && moving && moving.rejoin && Date.now() < moving.rejoinUntil) {
         /* its node died and no other has taken it over yet (that waits for its lease to lapse) */
+        const wait = Math.max(REJOIN_RETRY_MS, Number.isInteger(err.retry_ms) ? err.retry_ms : 0);
         setTimeout(() => {
           if (state.route.page === 'table' && state.route.code === code) joinIfNeeded(code);
-        }, REJOIN_RETRY_MS);
+        }, wait);
         return;
       }
       showError(err);
