@@ -273,11 +273,10 @@ describe('three nodes behind nginx (scripts/cluster.sh)', { skip: missing() }, (
     assert.equal(moved[0].node, to);
     assert.equal(moved[0].ws, `/n/${to}/ws`);
     assert.deepEqual(page.sockets, [`/n/${from}/ws`, `/n/${to}/ws`], `the page followed moved to ${to}`);
-    /* a guest who only looked around is not stored (PROTOCOL.md, hello), so its token is unknown
-     * on the other node, which welcomes it as a new guest of the same name */
     const welcomes = welcomesAfter(page.frames, 0);
     assert.equal(welcomes.length, 2, 'a hello on each node');
-    assert.equal(welcomes[1].player.name, welcomes[0].player.name, 'under the same name');
+    assert.equal(welcomes[1].player.id, welcomes[0].player.id, 'as the same player (tokens are valid on every node)');
+    assert.equal(welcomes[1].resumed, true);
   }
 
   it('seats a player from n2 at a private table just opened on n1, joined by its code through moved, and both play', async () => {
