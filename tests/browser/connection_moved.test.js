@@ -3,7 +3,8 @@
  * browser or server: a join_table answered `moved` (PROTOCOL.md) takes the connection to that
  * node's path on the same host, says hello there with the same token and joins again, its caller
  * getting the node's snapshot; a node gone before its welcome sends the connection back to /ws;
- * a `moved` naming anything but a path on this host is not followed.
+ * a `moved` naming anything but a path on this host, or coming once the connection stopped, is
+ * not followed.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -86,12 +87,13 @@ describe('a moved answer is followed to the table\'s node', () => {
       return ws.reply({ type: 'moved', id: msg.id, table: 'ABCDEF', node: 'n2', ws: '/n/n2/ws' });
     });
     await online;
-    c.request({ type: 'join_table', code: 'ABCDEF' }).catch(() => {});
+    const join = c.request({ type: 'join_table', code: 'ABCDEF' }).catch((e) => e);
     for (let i = 0; i < 100 && opened.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(opened[1].url, 'ws://house.example/n/n2/ws');
     assert.equal(opened[2].url, 'ws://house.example/ws');
+    assert.equal((await join).code, 'no_such_table'); /* given up after MOVED_HOPS hops */
     c.stopped = true;
-    opened[2].close();
+    c.ws.close();
   });
 
   it('does not follow a moved to another host', async () => {
@@ -103,6 +105,19 @@ describe('a moved answer is followed to the table\'s node', () => {
     await assert.rejects(c.request({ type: 'join_table', code: 'ABCDEF' }), (e) => e.code === 'no_such_table');
     assert.equal(opened.length, 1);
     c.stopped = true;
+    opened[0].close();
+  });
+
+  it('does not follow a moved once stopped (another tab has the seat)', async () => {
+    const { c, opened, online } = connect((ws, msg) => {
+      if (msg.type === 'hello') return welcome(ws, msg);
+      c.stopped = true; /* replaced meanwhile */
+      return ws.reply({ type: 'moved', id: msg.id, table: 'ABCDEF', node: 'n2', ws: '/n/n2/ws' });
+    });
+    await online;
+    await assert.rejects(c.request({ type: 'join_table', code: 'ABCDEF' }), (e) => e.code === 'no_such_table');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(opened.length, 1); /* no connection to n2 */
     opened[0].close();
   });
 });

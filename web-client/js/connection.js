@@ -202,7 +202,8 @@ export class Connection {
 
   /* Moves to the node a `moved` names (a path on this host only) and sends msg again there. */
   follow(moved, msg, hops) {
-    if (hops >= MOVED_HOPS || typeof moved.ws !== 'string' || !/^\/[A-Za-z0-9/_-]*$/.test(moved.ws)) {
+    /* stopped: another tab has the seat now, and a late moved must not take it back */
+    if (this.stopped || hops >= MOVED_HOPS || typeof moved.ws !== 'string' || !/^\/[A-Za-z0-9/_-]*$/.test(moved.ws)) {
       return Promise.reject({ type: 'error', code: 'no_such_table', message: 'The table could not be reached.' });
     }
     this.url = new URL(moved.ws, this.homeUrl).href;
