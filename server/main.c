@@ -220,22 +220,29 @@ static int lock_database(const char *db_path)
     return fd;
 }
 
+/* store_recover_async's answer for a takeover: the tables read are opened (those already open
+ * are skipped by lobby_restore). */
+static void on_taken_read(void *ctx, const store_error *err, store_recovery *recovery)
+{
+    app *a = ctx;
+    if (recovery == NULL) {
+        if (err->status != STORE_CLOSED)
+            log_error("cannot read the tables taken over: %s; they are opened at the next start", err->message);
+        return;
+    }
+    if (a->lobby != NULL && !a->stopping)
+        log_info("%zu table(s) taken over and reopened", lobby_restore(a->lobby, recovery));
+    store_recovery_free(recovery);
+}
+
 /* Another node stopped beating and this one took its tables over (cluster.h): open them as a
- * restart does. store_recover is synchronous, so the loop waits for the read of this node's open
- * tables (those already open are skipped by lobby_restore): a takeover is rare and brief. */
+ * restart does, once the store has read them; the loop plays on meanwhile (reading hundreds of
+ * tables with their unfinished hands takes seconds). */
 static void on_takeover(void *data, size_t taken)
 {
     app *a = data;
-    store_recovery *recovery = NULL;
-    store_error err;
-    if (!store_recover(a->store, &recovery, &err)) {
-        log_error("cannot read the %zu table(s) taken over: %s; they are opened at the next start", taken,
-                  err.message);
-        return;
-    }
-    size_t reopened = lobby_restore(a->lobby, recovery);
-    log_info("%zu table(s) taken over and reopened", reopened);
-    store_recovery_free(recovery);
+    if (!store_recover_async(a->store, on_taken_read, a))
+        log_error("cannot read the %zu table(s) taken over; they are opened at the next start", taken);
 }
 
 /* cluster_hooks.listing: this node's open tables as the others see them. */

@@ -335,6 +335,11 @@ typedef struct store_recovery {
 bool store_recover(store *s, store_recovery **out, store_error *error);
 void store_recovery_free(store_recovery *r);
 
+/* The same, answered later on the loop thread without waiting (a node taking tables over while
+ * it plays its own): the callback owns the recovery (store_recovery_free), NULL on failure. */
+typedef void (*store_recovery_cb)(void *ctx, const store_error *error, store_recovery *recovery);
+bool store_recover_async(store *s, store_recovery_cb cb, void *ctx);
+
 /* ---- A table's history (for players) ---- */
 
 typedef struct store_hand_summary {

@@ -223,6 +223,7 @@ struct store_req {
         store_admin_session_cb admin;
         store_audit_cb audit;
         store_profile_cb profile;
+        store_recovery_cb recovery; /* store_recover_async; NULL for store_recover */
     } cb;
     void *ctx;
     uv_work_t work;

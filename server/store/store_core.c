@@ -277,6 +277,12 @@ static void deliver(store_req *r)
         r->cb.profile(r->ctx, &r->error, ok ? r->out.profile : NULL);
         break;
     case STORE_KIND_RECOVER:
+        if (r->cb.recovery != NULL) {
+            store_recovery *recovery = ok ? r->out.recovery : NULL;
+            r->out.recovery = NULL; /* the callback's now */
+            r->cb.recovery(r->ctx, &r->error, recovery);
+        }
+        break;
     case STORE_KIND_COUNT:
         break;
     }

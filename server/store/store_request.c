@@ -289,6 +289,16 @@ bool store_recover(store *s, store_recovery **out, store_error *error)
     return *out != NULL;
 }
 
+bool store_recover_async(store *s, store_recovery_cb cb, void *ctx)
+{
+    store_req *r = store_req_new(s, STORE_KIND_RECOVER, ctx);
+    if (r == NULL)
+        return false;
+    r->cb.recovery = cb;
+    store_req_submit(r);
+    return true;
+}
+
 bool store_table_hands(store *s, int64_t table_id, int64_t before, int limit, store_hands_cb cb, void *ctx)
 {
     store_req *r = store_req_new(s, STORE_KIND_TABLE_HANDS, ctx);

@@ -900,6 +900,41 @@ START_TEST(test_open_tables_cannot_share_a_code_but_a_closed_one_frees_it)
 }
 END_TEST
 
+typedef struct recovered {
+    bool called;
+    store_error error;
+    store_recovery *recovery;
+} recovered;
+
+static void on_recovered(void *ctx, const store_error *error, store_recovery *recovery)
+{
+    recovered *a = ctx;
+    a->called = true;
+    a->error = *error;
+    a->recovery = recovery;
+}
+
+START_TEST(test_a_recovery_asked_without_waiting_answers_later_with_what_was_saved_before_it)
+{
+    store_table t = table_template("ASYNC");
+    t.hands_played = 3;
+    answer saved = {0};
+    ck_assert(store_table_save(st, &t, on_id, &saved));
+    recovered a = {0};
+    ck_assert(store_recover_async(st, on_recovered, &a)); /* asked after the save: it sees it */
+    ck_assert(!a.called); /* not answered before the loop turns */
+    while (!a.called)
+        uv_run(&loop, UV_RUN_ONCE);
+    expect_ok(&saved);
+    ck_assert_msg(a.error.status == STORE_OK, "%s", a.error.message);
+    ck_assert_ptr_nonnull(a.recovery);
+    ck_assert_uint_eq(a.recovery->n_tables, 1);
+    ck_assert_str_eq(a.recovery->tables[0].table.code, "ASYNC");
+    ck_assert_int_eq(a.recovery->tables[0].table.hands_played, 3);
+    store_recovery_free(a.recovery);
+}
+END_TEST
+
 START_TEST(test_table_fields_come_back_in_recovery)
 {
     int64_t host = guest("Host");
@@ -4193,6 +4228,7 @@ int main(void)
         {"tables",
          BOTH,
          {test_open_tables_cannot_share_a_code_but_a_closed_one_frees_it, test_table_fields_come_back_in_recovery,
+          test_a_recovery_asked_without_waiting_answers_later_with_what_was_saved_before_it,
           test_a_hands_actions_come_back_in_order_for_recovery, test_action_numbers_follow_without_gap_or_repeat,
           test_a_table_finishes_its_hand_before_starting_another, test_a_finished_hand_takes_no_more_actions,
           test_a_tables_turn_timer_is_saved_and_recovered, test_a_turn_timer_outside_the_houses_five_to_300_seconds_is_refused,
