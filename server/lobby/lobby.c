@@ -634,6 +634,21 @@ static void table_history(request *q, room *r, bool not_member)
 
 static void send_rate_limited(lobby *l, client *c, const json_t *id, uint64_t wait_ms);
 
+/* A try at a table code by someone the table does not know (no open table of that code, or a
+ * private one not theirs) must first get past the address's throttle of code misses: false when
+ * it must wait, told so. key gets the address, for the try's outcome. */
+static bool code_try_allowed(request *q, bool known, char key[LOBBY_ADDRESS_KEY], uint64_t now)
+{
+    if (known)
+        return true;
+    uint64_t wait = 0;
+    lobby_address_key(q->c, key);
+    if (!throttle_blocked(q->l->code_misses, key, now, &wait))
+        return true;
+    send_rate_limited(q->l, q->c, q->m->id, wait);
+    return false;
+}
+
 /*
  * replay: a finished hand is open to whoever has its table's code (PROTOCOL.md), an open table's
  * or a closed one's, so a shared link works for a friend who was not there. A private table's
@@ -648,15 +663,11 @@ static void shared_replay(request *q, room *r)
     player *p = q->c->p;
     bool known = r != NULL && (room_is_public(r) || room_knows(r, p));
     char key[LOBBY_ADDRESS_KEY] = "";
-    uint64_t now = uv_now(l->loop), wait = 0;
-    if (!known) {
-        lobby_address_key(q->c, key);
-        if (throttle_blocked(l->code_misses, key, now, &wait)) {
-            send_rate_limited(l, q->c, m->id, wait);
-            return;
-        }
+    uint64_t now = uv_now(l->loop);
+    if (!code_try_allowed(q, known, key, now))
+        return;
+    if (!known)
         throttle_allow(l->code_misses, key, now, NULL); /* the try */
-    }
     if (l->store == NULL) {
         if (r == NULL && !known)
             throttle_fail(l->code_misses, key, now);
@@ -791,14 +802,9 @@ static void join_table(request *q, room *r)
     player *p = q->c->p;
     bool open = r != NULL && (room_is_public(r) || room_knows(r, p));
     char key[LOBBY_ADDRESS_KEY] = "";
-    uint64_t now = uv_now(l->loop), wait = 0;
-    if (!open) {
-        lobby_address_key(q->c, key);
-        if (throttle_blocked(l->code_misses, key, now, &wait)) {
-            send_rate_limited(l, q->c, m->id, wait);
-            return;
-        }
-    }
+    uint64_t now = uv_now(l->loop);
+    if (!code_try_allowed(q, open, key, now))
+        return;
     const lobby_listed *far = r == NULL ? lobby_listing_find(l->others, m->code) : NULL;
     const lobby_forward *gone = r == NULL && far == NULL ? forwarded(l, m->code) : NULL;
     if (far != NULL || gone != NULL) {
