@@ -31,6 +31,7 @@
 #include <libpq-fe.h>
 
 #include "store_backend.h"
+#include "store_hand_cache.h"
 #include "store_ledger.h"
 
 #define PG_PARAMS_MAX 16
@@ -44,13 +45,6 @@ typedef struct pg_action {
     int64_t at;
     char *action;
 } pg_action;
-
-/* The open hands' cache: a hand's table and last action number (store_pg_hands.c). */
-typedef struct pg_hand_slot {
-    int64_t hand_id;  /* 0: never used; -1: its hand was finished */
-    int64_t table_id;
-    int64_t last_seq;
-} pg_hand_slot;
 
 typedef struct store_pg {
     PGconn *conn;
@@ -70,8 +64,7 @@ typedef struct store_pg {
     pg_action *pending;                /* actions accepted this transaction, sent as one statement */
     size_t n_pending, cap_pending;
     bool flushing;
-    pg_hand_slot *hands;               /* the open hands' cache, for this transaction's checks */
-    size_t hands_used;
+    store_hand_cache hands;            /* the open hands' cache, for this transaction's checks */
 } store_pg;
 
 /* The values of one statement, as text (binary for bytea), bound as $1, $2, … in order. */

@@ -26,8 +26,6 @@
 #include "store_pg.h"
 
 #define PG_LEDGER_LOCK 0x6c656467 /* the ledger's advisory lock ("ledg") */
-#define HAND_CACHE_SLOTS 8192     /* a power of two */
-#define HAND_GONE (-1)
 
 /* ---- Seats ---- */
 
@@ -65,12 +63,7 @@ bool store_pg_parse_seats(const char *text, store_seat seats[STORE_SEATS])
 
 /* ---- The open hands' cache ---- */
 
-bool store_pg_hands_init(store_pg *q)
-{
-    q->hands = calloc(HAND_CACHE_SLOTS, sizeof *q->hands);
-    q->hands_used = 0;
-    return q->hands != NULL;
-}
+bool store_pg_hands_init(store_pg *q) { return store_hand_cache_init(&q->hands); }
 
 static void drop_pending(store_pg *q)
 {
@@ -82,9 +75,7 @@ static void drop_pending(store_pg *q)
 void store_pg_hands_forget(store_pg *q)
 {
     drop_pending(q);
-    if (q->hands != NULL)
-        memset(q->hands, 0, HAND_CACHE_SLOTS * sizeof *q->hands);
-    q->hands_used = 0;
+    store_hand_cache_clear(&q->hands);
 }
 
 void store_pg_hands_free(store_pg *q)
@@ -93,54 +84,10 @@ void store_pg_hands_free(store_pg *q)
     free(q->pending);
     q->pending = NULL;
     q->cap_pending = 0;
-    free(q->hands);
-    q->hands = NULL;
+    store_hand_cache_free(&q->hands);
 }
 
-typedef struct hand_state {
-    int64_t table_id;
-    int64_t last_seq;
-} hand_state;
-
-/* The slot of hand_id, or the first free one after it (open addressing, linear probing). */
-static pg_hand_slot *cache_slot(store_pg *q, int64_t hand_id)
-{
-    size_t i = (size_t)((uint64_t)hand_id * UINT64_C(0x9e3779b97f4a7c15) >> 51) & (HAND_CACHE_SLOTS - 1);
-    while (q->hands[i].hand_id != 0 && q->hands[i].hand_id != hand_id)
-        i = (i + 1) & (HAND_CACHE_SLOTS - 1);
-    return &q->hands[i];
-}
-
-static bool cache_get(store_pg *q, int64_t hand_id, hand_state *out)
-{
-    const pg_hand_slot *slot = cache_slot(q, hand_id);
-    if (slot->hand_id != hand_id)
-        return false;
-    *out = (hand_state){.table_id = slot->table_id, .last_seq = slot->last_seq};
-    return true;
-}
-
-static void cache_put(store_pg *q, int64_t hand_id, const hand_state *hs)
-{
-    pg_hand_slot *slot = cache_slot(q, hand_id);
-    if (slot->hand_id == 0) {
-        /* Slots are not reused after a hand ends: start afresh when half are taken. */
-        if (q->hands_used >= HAND_CACHE_SLOTS / 2) {
-            memset(q->hands, 0, HAND_CACHE_SLOTS * sizeof *q->hands);
-            q->hands_used = 0;
-            slot = cache_slot(q, hand_id);
-        }
-        q->hands_used++;
-    }
-    *slot = (pg_hand_slot){.hand_id = hand_id, .table_id = hs->table_id, .last_seq = hs->last_seq};
-}
-
-static void cache_forget(store_pg *q, int64_t hand_id)
-{
-    pg_hand_slot *slot = cache_slot(q, hand_id);
-    if (slot->hand_id == hand_id)
-        slot->hand_id = HAND_GONE;
-}
+typedef store_hand_state hand_state;
 
 /* ---- Actions sent together ---- */
 
@@ -364,14 +311,14 @@ store_status store_pg_hand_begin(void *b, const store_in_hand_begin *in, int64_t
     PQclear(r);
     if (!started)
         return why_no_hand(q, in, error);
-    cache_put(q, *id, &(hand_state){.table_id = in->table_id, .last_seq = 0});
+    store_hand_cache_put(&q->hands, *id, &(hand_state){.table_id = in->table_id, .last_seq = 0});
     return STORE_OK;
 }
 
 /* The open hand's table and last action number, from the cache or the database. */
 static store_status read_hand_state(store_pg *q, int64_t hand_id, hand_state *out, store_error *error)
 {
-    if (cache_get(q, hand_id, out))
+    if (store_hand_cache_get(&q->hands, hand_id, out))
         return STORE_OK;
     pg_params p = {0};
     pg_int(&p, hand_id);
@@ -393,7 +340,7 @@ static store_status read_hand_state(store_pg *q, int64_t hand_id, hand_state *ou
         return store_error_set(error, STORE_NOT_FOUND, "There is no hand %" PRId64 ".", hand_id);
     if (!open)
         return store_error_set(error, STORE_INVALID, "Hand %" PRId64 " is over.", hand_id);
-    cache_put(q, hand_id, out);
+    store_hand_cache_put(&q->hands, hand_id, out);
     return STORE_OK;
 }
 
@@ -418,7 +365,7 @@ static store_status insert_action(store_pg *q, int64_t hand_id, const hand_state
     if (store_pg_exec(q, "INSERT INTO hand_actions (hand_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)", &p,
                       "recording an action", error) < 0)
         return error->status;
-    cache_put(q, hand_id, &(hand_state){.table_id = hs->table_id, .last_seq = seq});
+    store_hand_cache_put(&q->hands, hand_id, &(hand_state){.table_id = hs->table_id, .last_seq = seq});
     return STORE_OK;
 }
 
@@ -450,7 +397,7 @@ store_status store_pg_action_append(void *b, const store_in_action *in, store_er
         return store_error_set(error, STORE_INTERNAL, "Out of memory recording an action.");
     q->pending[q->n_pending++] = (pg_action){.hand_id = in->hand_id, .seq = in->seq, .seat = in->seat,
                                              .at = store_now_ms(&q->options), .action = action};
-    cache_put(q, in->hand_id, &(hand_state){.table_id = hs.table_id, .last_seq = in->seq});
+    store_hand_cache_put(&q->hands, in->hand_id, &(hand_state){.table_id = hs.table_id, .last_seq = in->seq});
     return STORE_OK;
 }
 
@@ -640,6 +587,6 @@ store_status store_pg_hand_finish(void *b, const store_in_hand_end *in, store_er
         return error->status;
     if (store_pg_append_ledger(q, in->hand_id, hs.table_id, in->entries, in->n_entries, now, error) != STORE_OK)
         return error->status;
-    cache_forget(q, in->hand_id);
+    store_hand_cache_forget(&q->hands, in->hand_id);
     return STORE_OK;
 }

@@ -23,6 +23,7 @@
 #include <uv.h>
 
 #include "store_backend.h"
+#include "store_hand_cache.h"
 #include "store_history.h"
 #include "store_ledger.h"
 
@@ -82,13 +83,6 @@ typedef enum sqlite_stmt_id {
     STMT_COUNT
 } sqlite_stmt_id;
 
-/* The open hands' cache (store_sqlite_hands.c). */
-typedef struct sqlite_hand_slot {
-    int64_t hand_id;  /* 0: never used; -1: its hand was finished */
-    int64_t table_id;
-    int64_t last_seq;
-} sqlite_hand_slot;
-
 typedef struct store_sqlite {
     sqlite3 *db;
     char *path;
@@ -97,8 +91,7 @@ typedef struct store_sqlite {
     unsigned char ledger_key[STORE_LEDGER_KEY_BYTES];
     sqlite3_stmt *stmts[STMT_COUNT];
     store_history *history;          /* the reads, on the same connection */
-    sqlite_hand_slot *hands;         /* the open hands' cache */
-    size_t hands_used;
+    store_hand_cache hands;          /* the open hands' cache */
     int changes_mark;                /* total changes before the current request (mark, undo) */
 
     /* The checkpointer (store_sqlite.c). */

@@ -21,8 +21,6 @@
 #include "store_sqlite.h"
 #include "store_sqlite_error.h"
 
-#define HAND_CACHE_SLOTS 8192 /* a power of two */
-#define HAND_GONE (-1)
 
 static const char *const sql[STMT_COUNT] = {
     [STMT_PLAYER_EXISTS] = "SELECT 1 FROM players WHERE id = ?1",
@@ -55,68 +53,11 @@ static sqlite3_stmt *stmt(store_sqlite *q, sqlite_stmt_id id, store_error *error
 
 /* ---- The open hands' cache ---- */
 
-typedef struct hand_state {
-    int64_t table_id;
-    int64_t last_seq;
-} hand_state;
+typedef store_hand_state hand_state;
 
-bool store_sqlite_hands_init(store_sqlite *q)
-{
-    q->hands = calloc(HAND_CACHE_SLOTS, sizeof *q->hands);
-    q->hands_used = 0;
-    return q->hands != NULL;
-}
-
-void store_sqlite_hands_clear(store_sqlite *q)
-{
-    memset(q->hands, 0, HAND_CACHE_SLOTS * sizeof *q->hands);
-    q->hands_used = 0;
-}
-
-void store_sqlite_hands_free(store_sqlite *q)
-{
-    free(q->hands);
-    q->hands = NULL;
-}
-
-/* The slot of hand_id, or the first free one after it (open addressing, linear probing). */
-static sqlite_hand_slot *cache_slot(store_sqlite *q, int64_t hand_id)
-{
-    size_t i = (size_t)((uint64_t)hand_id * UINT64_C(0x9e3779b97f4a7c15) >> 51) & (HAND_CACHE_SLOTS - 1);
-    while (q->hands[i].hand_id != 0 && q->hands[i].hand_id != hand_id)
-        i = (i + 1) & (HAND_CACHE_SLOTS - 1);
-    return &q->hands[i];
-}
-
-static bool cache_get(store_sqlite *q, int64_t hand_id, hand_state *out)
-{
-    const sqlite_hand_slot *slot = cache_slot(q, hand_id);
-    if (slot->hand_id != hand_id)
-        return false;
-    *out = (hand_state){.table_id = slot->table_id, .last_seq = slot->last_seq};
-    return true;
-}
-
-static void cache_put(store_sqlite *q, int64_t hand_id, const hand_state *hs)
-{
-    sqlite_hand_slot *slot = cache_slot(q, hand_id);
-    if (slot->hand_id == 0) {
-        /* Slots are not reused after a hand ends: start afresh when half are taken. */
-        if (q->hands_used >= HAND_CACHE_SLOTS / 2) {
-            store_sqlite_hands_clear(q);
-            slot = cache_slot(q, hand_id);
-        }
-        q->hands_used++;
-    }
-    *slot = (sqlite_hand_slot){.hand_id = hand_id, .table_id = hs->table_id, .last_seq = hs->last_seq};
-}
-
-static void cache_forget(store_sqlite *q, int64_t hand_id)
-{
-    sqlite_hand_slot *slot = cache_slot(q, hand_id);
-    if (slot->hand_id == hand_id)
-        slot->hand_id = HAND_GONE;
-}
+bool store_sqlite_hands_init(store_sqlite *q) { return store_hand_cache_init(&q->hands); }
+void store_sqlite_hands_clear(store_sqlite *q) { store_hand_cache_clear(&q->hands); }
+void store_sqlite_hands_free(store_sqlite *q) { store_hand_cache_free(&q->hands); }
 
 /* ---- Tables ---- */
 
@@ -215,14 +156,14 @@ store_status store_sqlite_hand_begin(void *b, const store_in_hand_begin *in, int
     if (rc != SQLITE_OK)
         return store_sqlite_fail(q, rc, "starting a hand", error);
     *id = sqlite3_last_insert_rowid(q->db);
-    cache_put(q, *id, &(hand_state){.table_id = in->table_id, .last_seq = 0});
+    store_hand_cache_put(&q->hands, *id, &(hand_state){.table_id = in->table_id, .last_seq = 0});
     return STORE_OK;
 }
 
 /* The open hand's table and last action number, from the cache or the database. */
 static store_status read_hand_state(store_sqlite *q, int64_t hand_id, hand_state *out, store_error *error)
 {
-    if (cache_get(q, hand_id, out))
+    if (store_hand_cache_get(&q->hands, hand_id, out))
         return STORE_OK;
     sqlite3_stmt *st = stmt(q, STMT_HAND_STATE, error);
     if (st == NULL)
@@ -242,7 +183,7 @@ static store_status read_hand_state(store_sqlite *q, int64_t hand_id, hand_state
         return store_sqlite_fail(q, rc, "reading a hand", error);
     if (!open)
         return store_error_set(error, STORE_INVALID, "Hand %" PRId64 " is over.", hand_id);
-    cache_put(q, hand_id, out);
+    store_hand_cache_put(&q->hands, hand_id, out);
     return STORE_OK;
 }
 
@@ -269,7 +210,7 @@ static store_status insert_action(store_sqlite *q, int64_t hand_id, const hand_s
     int rc = store_sqlite_step_reset(st);
     if (rc != SQLITE_OK)
         return store_sqlite_fail(q, rc, "recording an action", error);
-    cache_put(q, hand_id, &(hand_state){.table_id = hs->table_id, .last_seq = seq});
+    store_hand_cache_put(&q->hands, hand_id, &(hand_state){.table_id = hs->table_id, .last_seq = seq});
     return STORE_OK;
 }
 
@@ -427,6 +368,6 @@ store_status store_sqlite_hand_finish(void *b, const store_in_hand_end *in, stor
     if (record_result(q, in, now, error) != STORE_OK || store_sqlite_append_ledger(q, in->hand_id, hs.table_id, in->entries, in->n_entries, now, error) != STORE_OK ||
         record_game_state(q, hs.table_id, in->next_game_state, now, error) != STORE_OK)
         return error->status;
-    cache_forget(q, in->hand_id);
+    store_hand_cache_forget(&q->hands, in->hand_id);
     return STORE_OK;
 }
